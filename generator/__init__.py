@@ -1,0 +1,1 @@
+"""Turns platform_config/ into the public site."""
