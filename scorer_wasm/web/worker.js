@@ -1,0 +1,115 @@
+// The scorer's Web Worker: runs the site's own cvb_scorer wheel in Pyodide so the page never waits on Python.
+//
+// Every file comes from this site's assets (Pyodide core in ../pyodide/, wheels in ../wheels/): no CDN, no
+// micropip, so the editor works offline after the first visit and no request leaves the origin.
+//
+// Messages in:  {type: "render", id, reference, hypothesis}
+// Messages out: {type: "progress", stage, text}
+//               {type: "ready", sha256, verified, signature, ms}
+//               {type: "result", id, json, ms}
+//               {type: "error", id?, message}
+
+const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
+const WHEELS_DIR = new URL("../wheels/", import.meta.url);
+
+function progress(stage, text) {
+  postMessage({ type: "progress", stage, text });
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function fetchManifest() {
+  const response = await fetch(new URL("manifest.json", WHEELS_DIR));
+  if (!response.ok) {
+    throw new Error(
+      `The wheel manifest (${response.url}) answered ${response.status}; the site build did not copy the scorer wheels.`,
+    );
+  }
+  const manifest = await response.json();
+  if (typeof manifest.scorer !== "string" || typeof manifest.sha256 !== "string") {
+    throw new Error("The wheel manifest names no scorer wheel or sha256; rebuild the site with `make site`.");
+  }
+  return manifest;
+}
+
+// The page promises the sha256 of the wheel in use, so hash the bytes this browser actually received.
+// crypto.subtle exists only in secure contexts (https or localhost); elsewhere say so rather than pretend.
+async function verifyScorer(url, expected) {
+  if (!globalThis.crypto?.subtle) {
+    return { sha256: expected, verified: false };
+  }
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`The scorer wheel (${url}) answered ${response.status}; rebuild the site with \`make site\`.`);
+  }
+  const sha256 = hex(await crypto.subtle.digest("SHA-256", await response.arrayBuffer()));
+  if (sha256 !== expected) {
+    throw new Error(
+      `The scorer wheel served here has sha256 ${sha256}, not the ${expected} this page was built with; ` +
+        "the figures would not be the server's, so the editor stays off. Reload, or rebuild the site.",
+    );
+  }
+  return { sha256, verified: true };
+}
+
+async function boot() {
+  const started = performance.now();
+  progress("runtime", "Loading the Python runtime (Pyodide)…");
+  const manifestPromise = fetchManifest();
+  const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
+  const pyodide = await loadPyodide({ indexURL: PYODIDE_DIR.href, fullStdLib: false });
+
+  progress("wheels", "Loading the scorer wheels…");
+  const manifest = await manifestPromise;
+  const scorerURL = new URL(manifest.scorer, WHEELS_DIR).href;
+  const names = [...new Set([manifest.scorer, ...(manifest.packages ?? [])])];
+  const [check] = await Promise.all([
+    verifyScorer(scorerURL, manifest.sha256),
+    // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
+    pyodide.loadPackage(
+      names.map((name) => new URL(name, WHEELS_DIR).href),
+      { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
+    ),
+  ]);
+
+  progress("fold", "Preparing the Cantonese reference fold…");
+  pyodide.runPython(`
+from cvb_scorer.view import render_view as _cvb_render_view
+
+def _cvb_render(reference, hypothesis):
+    return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_json()
+`);
+  const render = pyodide.globals.get("_cvb_render");
+  // A Simplified character in the reference makes the scorer build its OpenCC converter now (about 0.6 s)
+  // instead of on the entrant's first keystroke.
+  const warm = JSON.parse(render("這个", ""));
+  return { render, sha256: check.sha256, verified: check.verified, signature: warm.signature, started };
+}
+
+const ready = boot();
+
+ready.then(
+  ({ sha256, verified, signature, started }) =>
+    postMessage({ type: "ready", sha256, verified, signature, ms: performance.now() - started }),
+  (error) => postMessage({ type: "error", message: String(error?.message ?? error) }),
+);
+
+onmessage = async (event) => {
+  const { type, id, reference, hypothesis } = event.data ?? {};
+  if (type !== "render") return;
+  let engine;
+  try {
+    engine = await ready;
+  } catch {
+    return; // The boot failure was already reported once.
+  }
+  const t0 = performance.now();
+  try {
+    const json = engine.render(String(reference), String(hypothesis));
+    postMessage({ type: "result", id, json, ms: performance.now() - t0 });
+  } catch (error) {
+    postMessage({ type: "error", id, message: String(error?.message ?? error) });
+  }
+};
