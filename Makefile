@@ -52,7 +52,9 @@ $(VENV)/.test-deps: requirements/test.txt $(VENV)/.site-deps
 
 ## wheel: the scorer wheel the server installs and the browser loads; installed into the venv from the same file.
 wheel: $(WHEEL_STAMP)
-$(WHEEL_STAMP): $(SCORER_SOURCES) $(VENV)/.site-deps
+CONFIG_FILES := $(wildcard platform_config/*.yaml)
+$(WHEEL_STAMP): $(SCORER_SOURCES) $(CONFIG_FILES) $(VENV)/.site-deps
+	$(BIN)/cvb rules --out build/scoring_rules.json
 	rm -rf build/wheels && mkdir -p build/wheels
 	$(BIN)/python -m build --wheel --no-isolation --outdir build/wheels scorer_wasm >/dev/null
 	$(BIN)/pip install -q --no-deps --force-reinstall build/wheels/cvb_scorer-*.whl

@@ -1,0 +1,148 @@
+"""The build shell: config → Markdown → mkdocs → site/, written to a temporary folder and swapped in whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from generator import scorer_bridge
+from generator.config import Config, load_config
+from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
+from generator.paths import Layout
+from generator.render import environment, mark_as_tracked, render
+from generator.rules_export import scoring_rules_json
+
+EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    pages: dict[str, str]
+    kit: dict[str, str]
+    fragments: Fragments
+    config: Config
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
+    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
+    config = load_config(config_dir or layout.config)
+    env = environment(layout.template_dirs(), mark=mark)
+    bare = {"cfg": site_context(config, _placeholder_fragments())["cfg"]}
+    kit = {name: render(env, template, bare) for name, template in KIT_SAMPLES.items()}
+    wheel = scorer_bridge.find_wheel(layout.wheels)
+    html_env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(layout.editor_web)), undefined=jinja2.StrictUndefined, autoescape=True
+    )
+    editor = scorer_bridge.editor_markup(
+        html_env,
+        examples=layout.editor_examples,
+        wheel=wheel,
+        asset_base="../assets",
+        max_chars=config.site.editor.max_chars,
+    )
+    fragments = Fragments(
+        python_server=kit["python_server"],
+        node_server=kit["node_server"],
+        # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
+        editor=_as_scorer_output(editor, mark),
+        normalisation_rows=[
+            {k: _as_scorer_output(v, mark) for k, v in row.items()} for row in scorer_bridge.normalisation_rows()
+        ],
+        scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
+    )
+    context = site_context(config, fragments)
+    pages = {page.output: render(env, page.template, context) for page in PAGES}
+    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, extra={"wheel": wheel})
+
+
+def _as_scorer_output(text: str, mark: bool) -> str:
+    return mark_as_tracked(text, mark=mark)
+
+
+def _placeholder_fragments() -> Fragments:
+    return Fragments(python_server="", node_server="", editor="", normalisation_rows=[], scorer_signature="")
+
+
+def build_site(layout: Layout, *, out: Path | None = None, config_dir: Path | None = None) -> Path:
+    """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    target = (out or layout.site).resolve()
+    rendered = render_all(layout, config_dir=config_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".cvb-build-", dir=target.parent))
+    try:
+        docs = work / "docs"
+        docs.mkdir()
+        for name, text in rendered.pages.items():
+            (docs / name).write_text(text, encoding="utf-8")
+        _copy_assets(layout, docs / "assets", rendered)
+        site = work / "site"
+        _run_mkdocs(layout, docs=docs, site=site, work=work)
+        (site / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
+        _swap(site, target)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
+    shutil.copytree(layout.static_assets, assets)
+    editor = assets / "editor"
+    editor.mkdir()
+    for name in EDITOR_ASSETS:
+        shutil.copy2(layout.editor_web / name, editor / name)
+    pyodide = assets / "pyodide"
+    pyodide.mkdir()
+    for name in PYODIDE_FILES:
+        source = layout.pyodide / name
+        if not source.is_file():
+            raise FileNotFoundError(f"Pyodide file {source} is missing; run `make pyodide` to fetch the pinned release.")
+        shutil.copy2(source, pyodide / name)
+    wheels = assets / "wheels"
+    wheels.mkdir()
+    packages = sorted(p.name for p in layout.wheels.glob("*.whl"))
+    for name in packages:
+        shutil.copy2(layout.wheels / name, wheels / name)
+    wheel: scorer_bridge.ScorerWheel = rendered.extra["wheel"]
+    manifest = {"scorer": wheel.path.name, "sha256": wheel.sha256, "packages": packages}
+    (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    kit = assets / "kit"
+    kit.mkdir()
+    (kit / "server.py").write_text(rendered.kit["python_server"], encoding="utf-8")
+    (kit / "server.mjs").write_text(rendered.kit["node_server"], encoding="utf-8")
+
+
+def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config as load_mkdocs_config
+
+    settings: dict[str, Any] = yaml.safe_load(layout.mkdocs_config.read_text(encoding="utf-8"))
+    settings["docs_dir"] = str(docs)
+    settings["site_dir"] = str(site)
+    settings["theme"]["custom_dir"] = str(layout.root / settings["theme"]["custom_dir"])
+    settings.setdefault("extra_css", []).append("assets/editor/editor.css")
+    settings.setdefault("extra_javascript", []).append({"path": "assets/editor/editor.js", "type": "module"})
+    config_file = work / "mkdocs.yml"
+    config_file.write_text(yaml.safe_dump(settings, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    build(load_mkdocs_config(config_file=str(config_file)))
+
+
+def _swap(new: Path, target: Path) -> None:
+    if target.exists():
+        old = target.with_name(f".{target.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        target.rename(old)
+        new.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        new.rename(target)

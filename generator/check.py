@@ -1,0 +1,98 @@
+"""The provenance check: every number a page, code sample or example frame prints came from the config.
+
+Two independent nets:
+- templates: a digit or a number word in a template's static text was typed by hand (reported by file and line);
+- output: the pages are rendered with every config value bracketed by marker characters, and any digit left
+  outside a bracket came from somewhere other than the config (reported by page and line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.build import render_all
+from generator.paths import Layout
+from generator.render import MARK_CLOSE, MARK_OPEN
+
+# Literals that look numeric but are not platform numbers, each with the reason it may stay.
+ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
+    (r"0\.0\.0\.0", "the address that means every interface"),
+    (r"\brange\(0, ", "Python's loop start"),
+    (r"\blet start = 0\b", "JavaScript's loop start"),
+    (r"\bsha256\b", "the name of a hash function"),
+    (r"\b[Uu][Tt][Ff]-8\b", "the name of a text encoding"),
+)
+_ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
+
+NUMBER_WORDS = (
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half halves "
+    "third thirds quarter quarters fifth fifths twice double triple dozen"
+).split()
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_DIGIT = re.compile(r"[0-9０-９]")
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    where: str
+    line: int
+    excerpt: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}, line {self.line}: {self.message}: {self.excerpt!r}"
+
+
+def _blank(match: re.Match[str]) -> str:
+    # Keep newlines so line numbers of what follows stay true.
+    return "".join("\n" if ch == "\n" else " " for ch in match.group(0))
+
+
+def scan_template(path: Path, shown: str) -> Iterator[Provenance]:
+    static = _JINJA.sub(_blank, path.read_text(encoding="utf-8"))
+    for number, line in enumerate(static.splitlines(), start=1):
+        visible = _ALLOWED.sub(lambda m: " " * len(m.group(0)), line)
+        digit = _DIGIT.search(visible)
+        if digit:
+            yield Provenance(shown, number, line.strip(), "a number is typed into the template; take it from the config")
+        word = _NUMBER_WORD.search(visible)
+        if word:
+            yield Provenance(
+                shown, number, line.strip(), f"the number word {word.group(0)!r} is typed into the template; derive it"
+            )
+
+
+def scan_output(text: str, shown: str) -> Iterator[Provenance]:
+    """Digits outside marker brackets were not printed from a tracked config value."""
+    depth = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        outside = []
+        for ch in line:
+            if ch == MARK_OPEN:
+                depth += 1
+            elif ch == MARK_CLOSE:
+                depth -= 1
+            else:
+                outside.append(ch if depth == 0 else " ")
+        visible = _ALLOWED.sub(lambda m: " " * len(m.group(0)), "".join(outside))
+        if _DIGIT.search(visible):
+            clean = line.replace(MARK_OPEN, "").replace(MARK_CLOSE, "").strip()
+            yield Provenance(shown, number, clean[:160], "a number here did not come from the config")
+
+
+def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:
+    problems: list[Provenance] = []
+    for directory in layout.template_dirs():
+        for path in sorted(directory.glob("*.j2")):
+            problems += scan_template(path, str(path.relative_to(layout.root)))
+    rendered = render_all(layout, config_dir=config_dir, mark=True)
+    for name, text in rendered.pages.items():
+        problems += scan_output(text, f"rendered page {name}")
+    for name, text in rendered.kit.items():
+        problems += scan_output(text, f"rendered starter-kit file {name}")
+    return problems

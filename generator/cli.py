@@ -1,0 +1,120 @@
+"""`cvb`: build, check and serve the site from platform_config/."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from generator.config import ConfigError, load_config
+from generator.paths import Layout
+from generator.rules_export import scoring_rules_json
+
+
+def _build(args: argparse.Namespace, layout: Layout) -> int:
+    from generator.build import build_site
+
+    started = time.perf_counter()
+    target = build_site(layout, out=args.out, config_dir=args.config)
+    print(f"Built {target} in {time.perf_counter() - started:.1f} s.")
+    return 0
+
+
+def _check(args: argparse.Namespace, layout: Layout) -> int:
+    from generator.check import check
+
+    problems = check(layout, config_dir=args.config)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"cvb check: {len(problems)} published number(s) did not come from the config.", file=sys.stderr)
+        return 1
+    print("cvb check: every published number came from the config.")
+    return 0
+
+
+def _rules(args: argparse.Namespace, layout: Layout) -> int:
+    config = load_config(args.config or layout.config)
+    text = scoring_rules_json(config)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    # Rewrite only on change, so make and the wheel's reproducibility see an unchanged file as unchanged.
+    if not args.out.exists() or args.out.read_text(encoding="utf-8") != text:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+def _watched_state(layout: Layout) -> dict[Path, float]:
+    roots = [layout.config, layout.root / "docs", layout.kit_templates, layout.editor_web, layout.mkdocs_config]
+    state: dict[Path, float] = {}
+    for root in roots:
+        paths = [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file()]
+        for path in paths:
+            state[path] = path.stat().st_mtime
+    return state
+
+
+def _serve(args: argparse.Namespace, layout: Layout) -> int:
+    from generator.build import build_site
+
+    target = build_site(layout, out=args.out, config_dir=args.config)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(target))
+    handler.extensions_map = {  # type: ignore[attr-defined]
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+    }
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes.")
+    seen = _watched_state(layout)
+    try:
+        while True:
+            time.sleep(1)
+            now = _watched_state(layout)
+            if now != seen:
+                seen = now
+                try:
+                    build_site(layout, out=args.out, config_dir=args.config)
+                    print("Rebuilt.")
+                except (ConfigError, FileNotFoundError) as exc:
+                    print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        server.shutdown()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cvb", description="Build the Cantonese Voice Benchmark site from its config.")
+    parser.add_argument("--config", type=Path, default=None, help="config folder (default: platform_config/)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    build = sub.add_parser("build", help="build site/ (pages, editor, kit) atomically")
+    build.add_argument("--out", type=Path, default=None, help="output folder (default: site/)")
+    sub.add_parser("check", help="fail if a published number did not come from the config")
+    serve = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
+    serve.add_argument("--out", type=Path, default=None)
+    serve.add_argument("--port", type=int, default=8000)
+    rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
+    rules.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    layout = Layout()
+    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    try:
+        return handlers[args.command](args, layout)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:
+        print(f"cvb {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

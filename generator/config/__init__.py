@@ -1,0 +1,6 @@
+"""The platform configuration: the single source of every published fact."""
+
+from generator.config.errors import ConfigError, ConfigProblem
+from generator.config.load import Config, load_config
+
+__all__ = ["Config", "ConfigError", "ConfigProblem", "load_config"]

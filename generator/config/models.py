@@ -1,0 +1,316 @@
+"""Typed models of platform_config/: what each file may hold. Cross-field rules live in invariants.py."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
+
+TBA = Literal["to be announced"]
+YearMonth = Annotated[str, StringConstraints(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
+PartialDate = dt.date | YearMonth | TBA
+Fraction = Annotated[float, Field(ge=0, le=1)]
+PositiveInt = Annotated[int, Field(gt=0)]
+Text = Annotated[str, StringConstraints(min_length=1)]
+Url = Annotated[str, StringConstraints(pattern=r"^https://\S+$")]
+PillarId = Text
+
+
+class Model(BaseModel):
+    # strict: a quoted "3000" where a number belongs is an organiser's typo, not something to coerce.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# platform.yaml
+class Programme(Model):
+    name: Text
+    edition: Text
+    organisers: Text
+    timezone: Text
+
+
+class Urls(Model):
+    base: Url
+    guide: Url
+    integration: Url
+    methodology: Url
+    starter_kit: Url
+    rules: Url
+    terms: Url
+
+
+class IssueRecord(Model):
+    issued: dt.date
+    protocol: Text
+    scoring_version: Text
+    summary: Text
+
+
+class Round(Model):
+    id: Text
+    name: Text
+    purpose: Text
+    opens: dt.date | dt.datetime | TBA
+    closes: dt.date | dt.datetime | TBA
+
+
+class PlatformFile(Model):
+    programme: Programme
+    urls: Urls
+    issues: Annotated[list[IssueRecord], Field(min_length=1)]
+    rounds: Annotated[list[Round], Field(min_length=1)]
+
+
+# protocol.yaml
+class Transport(Model):
+    scheme: Literal["wss"]
+    certificate: Text
+    headers_sent: Text
+    secret: Text
+
+
+class Audio(Model):
+    encoding: Text
+    sample_rate_hz: PositiveInt
+    channels: PositiveInt
+    sample_bits: Literal[8, 16, 24, 32]
+    byte_order: Literal["little-endian", "big-endian"]
+    frame_ms: PositiveInt
+    frame_bytes: PositiveInt
+    wav_header_bytes: Annotated[int, Field(ge=0)]
+    both_sides_mixed: bool
+
+
+class Deadline(Model):
+    factor: Annotated[float, Field(gt=0)]
+    floor_ms: PositiveInt
+    clock: Text
+
+
+class Clock(Model):
+    starts_at: Text
+    stops_at: Text
+
+
+class Concurrency(Model):
+    rule: Text
+    clips_per_connection: PositiveInt
+
+
+class ConnectionTest(Model):
+    clips: PositiveInt
+    approximate_duration_s: PositiveInt
+    all_must_pass: bool
+
+
+class E2EProtocol(Model):
+    scripted_conversations: PositiveInt
+
+
+class TurnExample(Model):
+    index: Annotated[int, Field(ge=0)]
+    text: Text
+    duration_ms: PositiveInt
+    expect_interruption: bool
+
+
+class ProtocolExamples(Model):
+    asr_run_item_id: Text
+    llm_run_item_id: Text
+    clip_duration_ms: PositiveInt
+    transcript_text: Text
+    llm_answer_text: Text
+    turn: TurnExample
+    long_clip_duration_ms: PositiveInt
+
+
+class ProtocolFile(Model):
+    version: Text
+    transport: Transport
+    audio: Audio
+    handshake_timeout_ms: PositiveInt
+    deadline: Deadline
+    clock: dict[PillarId, Clock]
+    llm_task: Text
+    tts_turn_index: Annotated[int, Field(ge=0)]
+    concurrency: Concurrency
+    connection_test: ConnectionTest
+    e2e: E2EProtocol
+    examples: ProtocolExamples
+
+
+# frames.yaml
+FieldType = Literal["string", "integer", "boolean", "string_list", "object"]
+
+
+class FrameField(Model):
+    type: FieldType
+    const: str | None = None
+    note: str | None = None
+    pillars: list[PillarId] | None = None
+    fields: dict[str, FrameField] | None = None
+
+
+class Frame(Model):
+    sender: Literal["platform", "entrant"]
+    pillars: Annotated[list[PillarId], Field(min_length=1)]
+    purpose: Text
+    fields: dict[str, FrameField]
+
+
+class FramesFile(RootModel[dict[str, Frame]]):
+    model_config = ConfigDict(frozen=True, strict=True)
+
+
+# scoring.yaml
+class Scale(Model):
+    min: int
+    max: int
+
+
+class LatencyThresholds(Model):
+    flat_below: PositiveInt
+    zero_at: PositiveInt
+    percentile: Annotated[int, Field(gt=0, le=100)]
+
+
+class Pillar(Model):
+    name: Text
+    short: Text
+    measure: Text
+    weight: Fraction
+    core: bool
+    judge_models: PositiveInt | None = None
+    sub_weights: dict[str, Fraction] | None = None
+    tones: PositiveInt | None = None
+    no_tone_cap_rating: int | None = None
+    machine_weights: dict[str, Fraction] | None = None
+    rated_weights: dict[str, Fraction] | None = None
+    latency_ms: LatencyThresholds | None = None
+    yield_within_ms: PositiveInt | None = None
+
+
+class FloorEntry(Model):
+    floor: Annotated[float, Field(gt=0, le=1)]
+    scoring_version: Text
+    effective_from: PartialDate
+    reason: Text
+    measured_error_rate_range: Annotated[list[Fraction], Field(min_length=2, max_length=2)] | None = None
+
+
+class Statistics(Model):
+    bootstrap_resamples: PositiveInt
+    interval: Annotated[float, Field(gt=0, lt=1)]
+    bootstrap_seed: Annotated[int, Field(ge=0)]
+    resampling_unit: Literal["clip"]
+
+
+class CrossAnchorIllustration(Model):
+    here: Fraction
+    anchor: Fraction
+
+
+class CrossAnchor(Model):
+    benchmark: Text
+    illustration: CrossAnchorIllustration
+
+
+class ScoringFile(Model):
+    current_scoring_version: Text
+    score_scale: Scale
+    rating_scale: Scale
+    pillars: dict[PillarId, Pillar]
+    error_rate_floor_history: Annotated[list[FloorEntry], Field(min_length=1)]
+    statistics: Statistics
+    cross_anchor: CrossAnchor
+
+
+# rounds.yaml
+class Draw(Model):
+    size: PositiveInt
+    strata: dict[str, Fraction]
+    seeded_per: Text
+
+
+class PracticePack(Model):
+    calls: PositiveInt
+    ships_with: list[Text]
+
+
+class RoundsFile(Model):
+    draw: Draw
+    runs_per_round: PositiveInt
+    pool_size: PositiveInt
+    held_out_size: PositiveInt
+    separate_pools_per_round: bool
+    practice_pack: PracticePack
+
+
+# failures.yaml
+class Failure(Model):
+    code: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+    attributed_to: Literal["entrant", "platform", "network"]
+    message: Text
+    pillars: list[PillarId] | None = None
+
+
+class FailuresFile(RootModel[list[Failure]]):
+    model_config = ConfigDict(frozen=True, strict=True)
+
+
+# endpointing.yaml
+class Release(Model):
+    name: Text
+    conversations: PositiveInt
+    shipped_ids: list[int]
+    held_out_ids: list[int]
+    shipped_path: Text
+    shipped_files: list[Text]
+    prohibited_sources: list[Text]
+
+
+class OperatorDecision(Model):
+    date: dt.date
+    decision: Text
+
+
+class ReviewCheck(Model):
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+    summary: Text
+
+
+class EndpointingFile(Model):
+    release: Release
+    frame_time_variable: Text
+    operator_decisions: list[OperatorDecision]
+    review_checks: Annotated[list[ReviewCheck], Field(min_length=1)]
+
+
+# methodology.yaml
+class Integrity(Model):
+    watermarking: bool
+    held_out_verification: bool
+    issue_record_names_recipient: bool
+
+
+class MethodologyFile(Model):
+    language_policy: Text
+    background_speech: Text
+    fillers: Text
+    integrity: Integrity
+    related_benchmarks: list[Text]
+
+
+# site.yaml
+class Editor(Model):
+    max_chars: PositiveInt
+
+
+class StarterKit(Model):
+    default_port: Annotated[int, Field(gt=0, lt=65536)]
+
+
+class SiteFile(Model):
+    editor: Editor
+    starter_kit: StarterKit

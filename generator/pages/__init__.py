@@ -1,0 +1,1 @@
+"""The page model: from Config to what each page says. Pure; no I/O."""

@@ -1,0 +1,101 @@
+"""Jinja2 into plain Markdown. The only place templates meet values; it computes nothing itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from generator.pages.words import cardinal, fraction_words
+from generator.provenance import Num, Text
+
+# Private-use characters: they never occur in config or prose, so they can bracket tracked output safely.
+MARK_OPEN = "\ue000"
+MARK_CLOSE = "\ue001"
+
+
+def _num(value: object) -> Num:
+    if not isinstance(value, Num):
+        raise TypeError(f"this filter formats a number from the config, and was given {value!r}")
+    return value
+
+
+def percent(value: object, digits: int = 0) -> Text:
+    n = _num(value)
+    shown = round(n.value * 100, digits)
+    return Text(f"{shown:g}%" if digits else f"{round(n.value * 100):d}%", n.sources)
+
+
+def seconds(value: object) -> Text:
+    n = _num(value)
+    return Text(f"{n.value / 1000:g}", n.sources)
+
+
+def thousands(value: object) -> Text:
+    n = _num(value)
+    return Text(f"{n.value:,.0f}" if float(n.value).is_integer() else f"{n.value:,}", n.sources)
+
+
+def khz(value: object) -> Text:
+    n = _num(value)
+    return Text(f"{n.value / 1000:g}", n.sources)
+
+
+def decimal(value: object, digits: int = 2) -> Text:
+    n = _num(value)
+    return Text(f"{n.value:.{digits}f}", n.sources)
+
+
+def ordinal(value: object) -> Text:
+    n = _num(value)
+    whole = int(n.value)
+    suffix = "th" if 10 <= whole % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(whole % 10, "th")
+    return Text(f"{whole}{suffix}", n.sources)
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "percent": percent,
+    "seconds": seconds,
+    "thousands": thousands,
+    "khz": khz,
+    "decimal": decimal,
+    "ordinal": ordinal,
+    "words": cardinal,
+    "fraction": fraction_words,
+}
+
+
+def environment(search_path: list[Path], *, mark: bool) -> jinja2.Environment:
+    """`mark=True` brackets every tracked value so the check can see which digits came from the config."""
+
+    def finalize(value: object) -> object:
+        if isinstance(value, Num | Text):
+            return f"{MARK_OPEN}{value}{MARK_CLOSE}" if mark else str(value)
+        return value
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=finalize,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def render(env: jinja2.Environment, template: str, context: Mapping[str, Any]) -> str:
+    return env.get_template(template).render(**context)
+
+
+def mark_as_tracked(text: str, *, mark: bool) -> str:
+    """Bracket text computed by trusted code (the scorer) the same way the renderer brackets config values."""
+    return f"{MARK_OPEN}{text}{MARK_CLOSE}" if mark else text
+
+
+def strip_marks(text: str) -> str:
+    return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
