@@ -24,6 +24,12 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"\blet start = 0\b", "JavaScript's loop start"),
     (r"\bsha256\b", "the name of a hash function"),
     (r"\b[Uu][Tt][Ff]-8\b", "the name of a text encoding"),
+    (r"\bbase64\b", "the name of a text encoding of binary data"),
+    (r"^\s*\d+\. ", "a Markdown ordered-list marker"),
+    (r"\be2e\b", "the conversation pillar's identifier"),
+    (r"\.length = 0;", "emptying a JavaScript array"),
+    (r"\(\*i\* \+ 1\)", "the index of the next frame in a formula"),
+    (r"\(1 − ", "one minus a rate in a formula"),
 )
 _ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
 

@@ -95,7 +95,6 @@ class Clock(Model):
 
 class Concurrency(Model):
     rule: Text
-    clips_per_connection: PositiveInt
 
 
 class ConnectionTest(Model):
