@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.paths import Layout
+
+REPO = Layout().root
+
+
+def project_copy(tmp: Path, *, copy: tuple[str, ...] = ("platform_config",)) -> Layout:
+    """A throwaway project root: the parts a test edits are copied, the rest are symlinks to the real tree."""
+    root = tmp / "project"
+    root.mkdir()
+    for name in ("platform_config", "docs", "starter_kit", "scorer_wasm", "mkdocs.yml", "build"):
+        source = REPO / name
+        if name in copy or any(part.startswith(name + "/") for part in copy):
+            if source.is_dir():
+                shutil.copytree(source, root / name, symlinks=True)
+            else:
+                shutil.copy2(source, root / name)
+        else:
+            os.symlink(source, root / name)
+    return Layout(root=root)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Layout:
+    return project_copy(tmp_path)

@@ -1,0 +1,256 @@
+"""Every published number comes from the config: change it in a copy and the pages follow; type one by hand
+into a template and the check names the file and line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.build import Rendered, render_all
+from generator.check import check
+from generator.config import ConfigError, load_config
+from generator.pages.words import cardinal, fraction_words
+from generator.paths import Layout
+from generator.provenance import Num
+from generator.render import ordinal
+from generator.rules_export import scoring_rules_json
+from tests.generator.conftest import project_copy
+
+LAYOUT = Layout()
+Key = tuple[str | int, ...]
+
+
+def leaves(data: Any, key: Key = ()) -> Iterator[tuple[Key, Any]]:
+    if isinstance(data, dict):
+        for name, value in data.items():
+            yield from leaves(value, (*key, name))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from leaves(value, (*key, index))
+    else:
+        yield key, data
+
+
+def is_platform_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float | dt.date):
+        return True
+    return isinstance(value, str) and bool(re.search(r"[0-9]", value))
+
+
+def config_data(folder: Path) -> dict[str, Any]:
+    return {p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.yaml"))}
+
+
+SETTINGS = [
+    (file, key, value)
+    for file, data in config_data(LAYOUT.config).items()
+    for key, value in leaves(data)
+    if is_platform_number(value)
+]
+
+
+def published(rendered: Rendered) -> str:
+    parts = [*rendered.pages.values(), *rendered.kit.values(), scoring_rules_json(rendered.config)]
+    return "\n".join(parts)
+
+
+@functools.cache
+def baseline() -> str:
+    return published(render_all(LAYOUT))
+
+
+def forms(value: Any) -> list[str]:
+    """The ways a page may print a value."""
+    if isinstance(value, dt.date):
+        return [value.isoformat()]
+    if isinstance(value, str):
+        return [value]
+    n = Num(value, frozenset())
+    out = [str(n), f"{value / 1000:g}", f"{value:,}", f"{round(value * 100)}%", f"{value * 100:.1f}%"]
+    out += [cardinal(n).text, fraction_words(n).text]
+    if isinstance(value, int):
+        out.append(ordinal(n).text)
+    return [f for f in out if f]
+
+
+def count(text: str, form: str) -> int:
+    if re.fullmatch(r"[a-z ]+", form):
+        return len(re.findall(rf"\b{re.escape(form)}\b", text, flags=re.IGNORECASE))
+    return len(re.findall(rf"(?<![0-9.]){re.escape(form)}(?![0-9])", text))
+
+
+def get(data: dict[str, Any], file: str, key: Key) -> Any:
+    node: Any = data[file]
+    for part in key:
+        node = node[part]
+    return node
+
+
+def put(data: dict[str, Any], file: str, key: Key, value: Any) -> None:
+    node: Any = data[file]
+    for part in key[:-1]:
+        node = node[part]
+    node[key[-1]] = value
+
+
+def bump_digits(text: str) -> str:
+    if re.fullmatch(r"\d{4}-\d{2}", text):  # a month: move it back one, keeping it a real month
+        year, month = text.split("-")
+        return f"{year}-{int(month) - 1:02d}" if int(month) > 1 else f"{int(year) - 1}-12"
+    return re.sub(r"[0-9]", lambda m: str((int(m.group(0)) + 1) % 10), text)
+
+
+def candidates(value: Any) -> Iterator[Any]:
+    if isinstance(value, dt.date):
+        for days in range(1, 5):
+            yield value + dt.timedelta(days=days)
+    elif isinstance(value, str):
+        yield bump_digits(value)
+    elif isinstance(value, int):
+        yield from (value + step for step in range(1, 80))
+        yield value * 2
+    else:
+        for step in range(1, 30):
+            yield round(value + step * 0.01, 4)
+            yield round(value - step * 0.01, 4)
+
+
+# Settings bound to others by an invariant move together; the partner's change is part of the edit.
+def couple(data: dict[str, Any], file: str, key: Key, old: Any, new: Any) -> None:
+    if file == "scoring.yaml" and key[0] == "pillars" and key[-1] == "weight":
+        pillars = data[file]["pillars"]
+        partner = next(p for p in pillars if p != key[1])
+        pillars[partner]["weight"] = round(pillars[partner]["weight"] - (new - old), 4)
+    elif file == "scoring.yaml" and key[0] == "pillars" and key[-2].endswith("weights"):
+        group = get(data, file, key[:-1])
+        partner = next(p for p in group if p != key[-1])
+        group[partner] = round(group[partner] - (new - old), 4)
+    elif file == "rounds.yaml" and key[:2] == ("draw", "strata"):
+        strata = data[file]["draw"]["strata"]
+        partner = next(p for p in strata if p != key[-1])
+        strata[partner] = round(strata[partner] - (new - old), 4)
+    elif file == "protocol.yaml" and key[0] == "audio" and key[1] in {"sample_rate_hz", "channels", "sample_bits", "frame_ms"}:
+        audio = data[file]["audio"]
+        audio["frame_bytes"] = audio["sample_rate_hz"] * audio["channels"] * audio["sample_bits"] // 8 * audio["frame_ms"] // 1000
+    elif file == "protocol.yaml" and key == ("audio", "frame_bytes"):
+        audio = data[file]["audio"]
+        audio["frame_ms"] = new * 1000 // (audio["sample_rate_hz"] * audio["channels"] * audio["sample_bits"] // 8)
+    elif file == "protocol.yaml" and key == ("version",):
+        data["platform.yaml"]["issues"][-1]["protocol"] = new
+    elif file == "platform.yaml" and key[0] == "issues" and key[-1] == "protocol":
+        data["protocol.yaml"]["version"] = new
+    elif (file, key) == ("scoring.yaml", ("current_scoring_version",)) or (
+        file == "platform.yaml" and key[-1] == "scoring_version"
+    ) or (file == "scoring.yaml" and key[0] == "error_rate_floor_history" and key[-1] == "scoring_version"):
+        data["scoring.yaml"]["current_scoring_version"] = new
+        data["scoring.yaml"]["error_rate_floor_history"][-1]["scoring_version"] = new
+        data["platform.yaml"]["issues"][-1]["scoring_version"] = new
+    elif file == "endpointing.yaml" and key == ("release", "conversations"):
+        data[file]["release"]["held_out_ids"].extend(range(1000, 1000 + new - old))
+
+
+AUDIO_CHOICES: dict[str, list[int]] = {"sample_bits": [24, 32, 8], "channels": [2], "sample_rate_hz": [8000, 24000]}
+
+
+def mutate(folder: Path, file: str, key: Key, old: Any) -> Any:
+    """Write the first valid new value for `key` whose printed form is new to the site; return it."""
+    seen = baseline()
+    options: Iterator[Any] = iter(AUDIO_CHOICES.get(str(key[-1]), [])) if key[0] == "audio" else candidates(old)
+    pristine = config_data(folder)
+    for new in options:
+        if isinstance(old, float) and not 0 < new <= 1 and old <= 1:
+            continue
+        if not any(count(seen, form) == 0 for form in forms(new) if form not in forms(old)):
+            continue
+        data = config_data(folder)
+        put(data, file, key, new)
+        couple(data, file, key, old, new)
+        for name, content in data.items():
+            (folder / name).write_text(yaml.safe_dump(content, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        try:
+            load_config(folder)
+            return new
+        except ConfigError:
+            for name, content in pristine.items():
+                (folder / name).write_text(yaml.safe_dump(content, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    raise AssertionError(f"no valid new value found for {file} {key}")
+
+
+@pytest.mark.parametrize(("file", "key", "old"), SETTINGS, ids=[f"{f}:{'.'.join(map(str, k))}" for f, k, _ in SETTINGS])
+def test_changing_a_setting_changes_what_is_published(tmp_path: Path, file: str, key: Key, old: Any) -> None:
+    layout = project_copy(tmp_path)
+    new = mutate(layout.config, file, key, old)
+    before, after = baseline(), published(render_all(layout))
+    assert after != before, f"changing {file} {key} from {old!r} to {new!r} changed nothing that is published"
+    shown = [form for form in forms(new) if count(after, form) > count(before, form)]
+    assert shown, f"the new value {new!r} of {file} {key} is not published in any form {forms(new)}"
+    gone = [
+        form for form in forms(old)
+        if count(after, form) < count(before, form)
+    ]
+    assert gone, f"the old value {old!r} of {file} {key} is still published everywhere it was"
+
+
+def test_every_setting_is_covered() -> None:
+    keys = {(f, k) for f, k, _ in SETTINGS}
+    assert ("protocol.yaml", ("deadline", "floor_ms")) in keys
+    assert ("scoring.yaml", ("pillars", "asr", "weight")) in keys
+    assert ("rounds.yaml", ("pool_size",)) in keys
+    assert ("protocol.yaml", ("version",)) in keys
+    assert len(SETTINGS) > 60
+
+
+def test_the_deadline_floor_example_from_the_issue(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    path = layout.config / "protocol.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("floor_ms: 3000", "floor_ms: 4000"), encoding="utf-8")
+    rendered = render_all(layout)
+    guide, integration = rendered.pages["index.md"], rendered.pages["integration.md"]
+    assert "max(4000, duration_ms × 0.5)" in guide and "max(4000, duration_ms × 0.5)" in integration
+    assert "never less than\n4 seconds" in guide or "never less than 4 seconds" in guide.replace("\n", " ")
+    assert "shorter than 8 seconds" in guide.replace("\n", " ")
+    assert "3000" not in guide + integration
+
+
+PlantEdit = Callable[[str], str]
+
+
+@pytest.mark.parametrize(
+    ("template", "plant", "needle"),
+    [
+        ("docs/templates/index.md.j2", lambda t: t.replace("## The dates\n", "## The dates\n\nEach run takes 45 minutes.\n"), "Each run takes 45 minutes."),
+        ("docs/templates/integration.md.j2", lambda t: t.replace("## The deadline\n", "## The deadline\n\nAllow about three seconds.\n"), "Allow about three seconds."),
+        ("starter_kit/templates/server.py.j2", lambda t: t.replace("import json\n", "import json\nTIMEOUT = 5000\n"), "TIMEOUT = 5000"),
+    ],
+)
+def test_a_hand_typed_number_in_a_template_fails_the_check_with_file_and_line(
+    tmp_path: Path, template: str, plant: PlantEdit, needle: str
+) -> None:
+    top = template.split("/")[0]
+    layout = project_copy(tmp_path, copy=(top,))
+    path = layout.root / template
+    path.write_text(plant(path.read_text(encoding="utf-8")), encoding="utf-8")
+    line = next(n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if needle in text)
+    problems = [str(p) for p in check(layout)]
+    assert any(p.startswith(f"{template}, line {line}:") for p in problems), problems
+
+
+def test_the_shipped_templates_pass_the_check() -> None:
+    assert [str(p) for p in check(LAYOUT)] == []
+
+
+def test_a_number_printed_from_outside_the_config_fails_the_check(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path, copy=("docs",))
+    path = layout.templates / "changelog.md.j2"
+    path.write_text(path.read_text(encoding="utf-8") + "\n{{ 45 }} entries.\n", encoding="utf-8")
+    problems = [str(p) for p in check(layout)]
+    assert any("rendered page changelog.md" in p and "45 entries" in p for p in problems), problems
