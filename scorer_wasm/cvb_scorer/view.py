@@ -1,0 +1,272 @@
+"""The editor's view of one reference/hypothesis pair: the alignment drawn over CER characters, a legend, the
+figures and the sentences that explain them, as an HTML fragment plus the same data as JSON.
+
+The browser calls ``render_view`` on every keystroke (through Pyodide) and the site's build calls it to
+pre-render
+the no-JavaScript page, so both show byte-identical output. Every piece of user text goes through
+``html.escape``; the fragment uses classes and ``data-`` attributes only (no ids, no inline styles or
+handlers),
+so it can appear more than once on a page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from typing import Any
+
+from cvb_scorer.align import Counts, Op
+from cvb_scorer.metrics import ClipScore, score_normalised
+from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
+from cvb_scorer.rules import ScoringRules, load_packaged_rules
+from cvb_scorer.signature import signature
+from cvb_scorer.tokens import TOKEN_CLASS_LABELS, TokenClass
+
+VIEW_CLASSES = (TokenClass.HAN, TokenClass.CANTONESE, TokenClass.LATIN, TokenClass.DIGIT)
+
+# Each op is told apart by element, class, a visible symbol and a word in the legend, never by colour alone.
+_SYMBOL = {Op.DELETE: "−", Op.INSERT: "+", Op.SUBSTITUTE: "→"}
+_LEGEND = (
+    ("match", '<span class="cvb-op cvb-match" data-op="match">字</span>', "match: the same character"),
+    (
+        "substitute",
+        '<mark class="cvb-op cvb-sub" data-op="substitute"><del>字</del>'
+        '<span class="cvb-sym" aria-hidden="true">→</span><ins>子</ins></mark>',
+        "substitution: reference → hypothesis",
+    ),
+    (
+        "delete",
+        '<del class="cvb-op cvb-del" data-op="delete">'
+        '<span class="cvb-sym" aria-hidden="true">−</span>字</del>',
+        "deletion: in the reference, missing from the hypothesis",
+    ),
+    (
+        "insert",
+        '<ins class="cvb-op cvb-ins" data-op="insert">'
+        '<span class="cvb-sym" aria-hidden="true">+</span>字</ins>',
+        "insertion: in the hypothesis, not in the reference",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class EditorView:
+    html: str
+    figures: dict[str, Any]
+    ops: tuple[tuple[str, str, str], ...]
+    ref_norm: str
+    hyp_norm: str
+    signature: str
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "html": self.html,
+                "figures": self.figures,
+                "ops": [list(op) for op in self.ops],
+                "ref_norm": self.ref_norm,
+                "hyp_norm": self.hyp_norm,
+                "signature": self.signature,
+            },
+            ensure_ascii=False,
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+
+def merged_ops(clip: ClipScore) -> list[tuple[Op, str, str]]:
+    """The CER edit script with consecutive operations of one kind merged into runs of text."""
+    ref, hyp = clip.reference.cer, clip.hypothesis.cer
+    runs: list[tuple[Op, list[str], list[str]]] = []
+    for op, i, j in clip.cer_alignment.ops:
+        r = ref[i] if i >= 0 else ""
+        h = hyp[j] if j >= 0 else ""
+        if runs and runs[-1][0] is op:
+            runs[-1][1].append(r)
+            runs[-1][2].append(h)
+        else:
+            runs.append((op, [r], [h]))
+    return [(op, "".join(r), "".join(h)) for op, r, h in runs]
+
+
+def _op_html(op: Op, ref: str, hyp: str) -> str:
+    if op is Op.MATCH:
+        return f'<span class="cvb-op cvb-match" data-op="match">{escape(ref)}</span>'
+    if op is Op.SUBSTITUTE:
+        return (
+            f'<mark class="cvb-op cvb-sub" data-op="substitute"><del>{escape(ref)}</del>'
+            f'<span class="cvb-sym" aria-hidden="true">→</span><ins>{escape(hyp)}</ins></mark>'
+        )
+    if op is Op.DELETE:
+        return (
+            f'<del class="cvb-op cvb-del" data-op="delete"><span class="cvb-sym" aria-hidden="true">−</span>'
+            f"{escape(ref)}</del>"
+        )
+    return (
+        f'<ins class="cvb-op cvb-ins" data-op="insert"><span class="cvb-sym" aria-hidden="true">+</span>'
+        f"{escape(hyp)}</ins>"
+    )
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}%"
+
+
+def _counts_dict(c: Counts) -> dict[str, int]:
+    return {"S": c.S, "D": c.D, "I": c.I, "N": c.N}
+
+
+def agreement_sentence(clip: ClipScore) -> str:
+    """Whether CER and MER agree on this text, and why."""
+    runs = sum(1 for t in (*clip.ref_tokens, *clip.hyp_tokens) if len(t.text) > 1)
+    c, m = clip.cer_counts, clip.mer_counts
+    agree = c.errors * m.N == m.errors * c.N and (c.N > 0) == (m.N > 0)
+    plural = "run" if runs == 1 else "runs"
+    if agree and runs == 0:
+        return (
+            "CER and MER agree on this text: every token is a single character, so there is no Latin word "
+            "or number for them to count differently."
+        )
+    if agree:
+        return (
+            f"CER and MER agree on this text although it has {runs} Latin or digit {plural}: its errors fall "
+            "where a character and a token are the same thing."
+        )
+    return (
+        f"CER and MER differ on this text (CER {_pct(clip.cer)}, MER {_pct(clip.mer)}): "
+        "MER counts each Latin word and each number as one token where CER counts every letter "
+        f"and digit, and this text has {runs} "
+        f"such {plural}."
+    )
+
+
+def simplified_sentence(clip: ClipScore) -> str:
+    s = clip.simplified
+    if s.characters == 0:
+        return "The hypothesis has no Simplified-only characters."
+    chars = "character" if s.characters == 1 else "characters"
+    errs = "error" if s.errors == 1 else "errors"
+    return (
+        f"The hypothesis has {s.characters} Simplified-only {chars}; {s.errors} {errs} would not have been "
+        "charged had it written Traditional."
+    )
+
+
+def fold_sentence(ref: Normalised) -> str:
+    if not ref.fold_changes:
+        return "The reference fold changed nothing: the reference has no Simplified-only character."
+    tally = Counter((c.before, c.after) for c in ref.fold_changes)
+    listed = ", ".join(
+        f"{escape(b)}→{escape(a)}" + (f" ×{k}" if k > 1 else "") for (b, a), k in sorted(tally.items())
+    )
+    n = len(ref.fold_changes)
+    return f"The reference fold changed {n} character{'s' if n != 1 else ''}: {listed}."
+
+
+def _figures(clip: ClipScore) -> dict[str, Any]:
+    return {
+        "cer": clip.cer,
+        "mer": clip.mer,
+        "counts": {"cer": _counts_dict(clip.cer_counts), "mer": _counts_dict(clip.mer_counts)},
+        "simplified_errors": clip.simplified.errors,
+        "simplified_characters": clip.simplified.characters,
+        "by_class": {
+            cls.value: {"S": cc.S, "D": cc.D, "I": cc.I, "N": cc.N}
+            for cls, cc in clip.by_class.items()
+            if cls in VIEW_CLASSES or cc.N or cc.errors
+        },
+        "fold_changes": len(clip.reference.fold_changes),
+    }
+
+
+def build_html(clip: ClipScore, ops: list[tuple[Op, str, str]], sig: str) -> str:
+    parts: list[str] = ['<div class="cvb-view" data-cvb-view="1">']
+    parts.append('<p class="cvb-alignment" lang="yue-Hant-HK" data-cvb-part="alignment">')
+    if ops:
+        parts.extend(_op_html(op, r, h) for op, r, h in ops)
+    else:
+        parts.append('<span class="cvb-empty">(both texts are empty after normalisation)</span>')
+    parts.append("</p>")
+    parts.append('<dl class="cvb-legend" data-cvb-part="legend">')
+    for name, sample, words in _LEGEND:
+        parts.append(f'<div class="cvb-legend-item" data-op="{name}"><dt>{sample}</dt><dd>{words}</dd></div>')
+    parts.append("</dl>")
+    parts.append(
+        '<table class="cvb-figures" data-cvb-part="figures"><thead><tr><th scope="col">Rate</th>'
+        '<th scope="col">Value</th><th scope="col">S</th><th scope="col">D</th><th scope="col">I</th>'
+        '<th scope="col">N</th></tr></thead><tbody>'
+    )
+    for label, value, c in (
+        ("CER (characters)", clip.cer, clip.cer_counts),
+        ("MER (Mix Error Rate: Han characters, Latin words, numbers)", clip.mer, clip.mer_counts),
+    ):
+        parts.append(
+            f'<tr><th scope="row">{label}</th><td class="cvb-rate">{_pct(value)}</td><td>{c.S}</td>'
+            f"<td>{c.D}</td><td>{c.I}</td><td>{c.N}</td></tr>"
+        )
+    parts.append("</tbody></table>")
+    parts.append(f'<p class="cvb-agreement" data-cvb-part="agreement">{agreement_sentence(clip)}</p>')
+    parts.append(f'<p class="cvb-simplified" data-cvb-part="simplified">{simplified_sentence(clip)}</p>')
+    parts.append(
+        '<table class="cvb-classes" data-cvb-part="classes"><caption>CER errors by character class '
+        "(substitutions and deletions by the reference character, insertions by the hypothesis character)"
+        '</caption><thead><tr><th scope="col">Class</th><th scope="col">N</th><th scope="col">S</th>'
+        '<th scope="col">D</th><th scope="col">I</th><th scope="col">Errors</th></tr></thead><tbody>'
+    )
+    for cls in VIEW_CLASSES:
+        cc = clip.by_class[cls]
+        parts.append(
+            f'<tr data-class="{cls.value}"><th scope="row">{TOKEN_CLASS_LABELS[cls]}</th><td>{cc.N}</td>'
+            f"<td>{cc.S}</td><td>{cc.D}</td><td>{cc.I}</td><td>{cc.errors}</td></tr>"
+        )
+    parts.append("</tbody></table>")
+    parts.append(f'<p class="cvb-fold" data-cvb-part="fold">{fold_sentence(clip.reference)}</p>')
+    parts.append(f'<p class="cvb-signature" data-cvb-part="signature"><code>{escape(sig)}</code></p>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+@lru_cache(maxsize=64)
+def _as_normalised(reference: str) -> Normalised:
+    # A reference already normalised (e.g. shown on the page as folded) is taken as is, but still cleaned so
+    # odd
+    # input cannot break the drawing; normalisation is idempotent, so a truly normalised text is unchanged.
+    norm = normalise_hypothesis(reference)
+    return Normalised(reference, norm.text, norm.cer)
+
+
+def render_view(
+    *,
+    reference: str,
+    hypothesis: str,
+    reference_is_normalised: bool = False,
+    rules: ScoringRules | None = None,
+) -> EditorView:
+    """The editor's view of one pair. The reference's normalisation is cached, so redrawing while the
+    hypothesis changes costs only the hypothesis's normalisation and one alignment."""
+    ref = _as_normalised(reference) if reference_is_normalised else normalise_reference(reference)
+    hyp = normalise_hypothesis(hypothesis)
+    clip = score_normalised("view", ref, hyp)
+    sig = signature(rules=rules if rules is not None else load_packaged_rules())
+    ops = merged_ops(clip)
+    return EditorView(
+        html=build_html(clip, ops, sig),
+        figures=_figures(clip),
+        ops=tuple((op.value, r, h) for op, r, h in ops),
+        ref_norm=ref.text,
+        hyp_norm=hyp.text,
+        signature=sig,
+    )
+
+
+def render_view_json(reference: str, hypothesis: str, reference_is_normalised: bool = False) -> str:
+    """``render_view(...).to_json()`` with positional arguments, convenient to call from JavaScript."""
+    return render_view(
+        reference=reference, hypothesis=hypothesis, reference_is_normalised=reference_is_normalised
+    ).to_json()
+
+
+__all__ = ["EditorView", "render_view", "render_view_json"]

