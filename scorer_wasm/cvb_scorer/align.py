@@ -90,81 +90,112 @@ def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
 def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
     """Minimal alignment of two sequences of symbols (characters or tokens) under the published tie rule."""
     m, n = len(reference), len(hypothesis)
-    # A common suffix is always matched by the tie rule (diagonal first, and equal last items never cost), so
-    # it
-    # is aligned directly; a common prefix is not stripped because the walk back may leave it differently.
+    # Common ends are cheap and exact. A common suffix is always walked as matches (the diagonal comes first
+    # and
+    # equal items cost nothing). For a common prefix of length p, D[i][j] = |i - j| whenever i <= p or j <= p,
+    # and D over the rest equals the distance matrix of the stripped texts (a common prefix never changes a
+    # distance), so the walk below is the full walk: the bit vectors cover the rest, and the strip is walked
+    # with its known values.
     suffix = 0
     while suffix < m and suffix < n and reference[m - 1 - suffix] == hypothesis[n - 1 - suffix]:
         suffix += 1
-    ops, s, d, ins = _align_core(reference, hypothesis, m - suffix, n - suffix)
+    prefix = 0
+    limit = min(m, n) - suffix
+    while prefix < limit and reference[prefix] == hypothesis[prefix]:
+        prefix += 1
+    ops, s, d, ins = _walk(reference, hypothesis, prefix, m - suffix, n - suffix)
     if suffix:
         match = Op.MATCH
         ops.extend((match, m - suffix + k, n - suffix + k) for k in range(suffix))
     return Alignment(tuple(ops), Counts(s, d, ins, m))
 
 
-def _align_core(
-    reference: Sequence[str], hypothesis: Sequence[str], m: int, n: int
+def _walk(
+    reference: Sequence[str], hypothesis: Sequence[str], p: int, m: int, n: int
 ) -> tuple[list[tuple[Op, int, int]], int, int, int]:
-    """Edit script of ``reference[:m]`` against ``hypothesis[:n]`` and its S, D, I counts."""
-    if m == 0:
-        return [(Op.INSERT, -1, j) for j in range(n)], 0, 0, n
-    if n == 0:
-        return [(Op.DELETE, i, -1) for i in range(m)], 0, m, 0
-    peq: dict[str, int] = {}
-    for i in range(m):
-        sym = reference[i]
-        peq[sym] = peq.get(sym, 0) | (1 << i)
-    full = (1 << m) - 1
-    # Column j (after j hypothesis items): bit i-1 of VP/VN says D[i][j] - D[i-1][j] is +1/-1; bit i-1 of
-    # HP/HN
-    # says D[i][j] - D[i][j-1] is +1/-1. Column 0 is D[i][0] = i.
-    vps = [full]
-    vns = [0]
-    hps = [0]
-    hns = [0]
-    vp, vn = full, 0
-    get = peq.get
-    for j in range(n):
-        eq = get(hypothesis[j], 0)
-        xv = eq | vn
-        xh = (((eq & vp) + vp) ^ vp) | eq
-        hp = vn | (full & ~(xh | vp))
-        hn = vp & xh
-        hps.append(hp)
-        hns.append(hn)
-        hp = ((hp << 1) | 1) & full
-        vp = ((hn << 1) & full) | (full & ~(xv | hp))
-        vn = hp & xv
-        vps.append(vp)
-        vns.append(vn)
-
-    # Walk back under the tie rule. Equal items always allow the diagonal at no cost (D[i-1][j-1] == D[i][j]),
-    # so only unequal items need the bit vectors.
+    """Edit script of ``reference[:m]`` against ``hypothesis[:n]``, whose first ``p`` items are equal, with
+    its
+    S, D and I counts."""
     match, sub, dele, ins = Op.MATCH, Op.SUBSTITUTE, Op.DELETE, Op.INSERT
     ops: list[tuple[Op, int, int]] = []
     append = ops.append
     n_sub = n_del = n_ins = 0
     i, j = m, n
+    if m > p and n > p:
+        rows = m - p
+        peq: dict[str, int] = {}
+        for k in range(rows):
+            sym = reference[p + k]
+            peq[sym] = peq.get(sym, 0) | (1 << k)
+        full = (1 << rows) - 1
+        # Column c (after c items of the stripped hypothesis): bit r-1 of VP/VN says D[r][c] - D[r-1][c] is
+        # +1/-1;
+        # bit r-1 of HP/HN says D[r][c] - D[r][c-1] is +1/-1 (r, c counted after the prefix). Column 0 is
+        # D[r][0] = r. Bits at and above ``rows`` are never read, and no operation here (and, or, xor, add,
+        # shift left) lets high bits reach low ones, so vectors are masked only every 16 columns, to keep them
+        # from growing.
+        vps = [full]
+        vns = [0]
+        hps = [0]
+        hns = [0]
+        vp, vn = full, 0
+        get = peq.get
+        vps_append, vns_append, hps_append, hns_append = vps.append, vns.append, hps.append, hns.append
+        for c in range(n - p):
+            eq = get(hypothesis[p + c], 0)
+            xv = eq | vn
+            xh = (((eq & vp) + vp) ^ vp) | eq
+            hp = vn | (full ^ (xh | vp))
+            hn = vp & xh
+            hps_append(hp)
+            hns_append(hn)
+            hp = (hp << 1) | 1
+            vp = (hn << 1) | (full ^ (xv | hp))
+            vn = hp & xv
+            if not c & 15:
+                vp &= full
+                vn &= full
+            vps_append(vp)
+            vns_append(vn)
+
+        # Walk back under the tie rule. Equal items always allow the diagonal at no cost
+        # (D[i-1][j-1] == D[i][j]), so only unequal items need the bit vectors.
+        while i > p and j > p:
+            if reference[i - 1] == hypothesis[j - 1]:
+                i -= 1
+                j -= 1
+                append((match, i, j))
+                continue
+            r, c = i - p, j - p
+            b = 1 << (r - 1)
+            up = 1 if vps[c] & b else (-1 if vns[c] & b else 0)  # D[i][j] - D[i-1][j]
+            if r > 1:
+                b >>= 1
+                left = 1 if hps[c] & b else (-1 if hns[c] & b else 0)  # D[i-1][j] - D[i-1][j-1]
+            else:
+                left = 1
+            if up + left == 1:  # D[i-1][j-1] + 1 == D[i][j]
+                i -= 1
+                j -= 1
+                append((sub, i, j))
+                n_sub += 1
+            elif up == 1:
+                i -= 1
+                append((dele, i, -1))
+                n_del += 1
+            else:
+                j -= 1
+                append((ins, -1, j))
+                n_ins += 1
+    # The strip where i <= p or j <= p: D[i][j] = |i - j|, so the diagonal is on a minimal path exactly when
+    # the
+    # items are equal, a deletion when i > j, an insertion when j > i.
     while i > 0 and j > 0:
         if reference[i - 1] == hypothesis[j - 1]:
             i -= 1
             j -= 1
             append((match, i, j))
-            continue
-        b = 1 << (i - 1)
-        up = 1 if vps[j] & b else (-1 if vns[j] & b else 0)  # D[i][j] - D[i-1][j]
-        if i > 1:
-            b >>= 1
-            left = 1 if hps[j] & b else (-1 if hns[j] & b else 0)  # D[i-1][j] - D[i-1][j-1]
-        else:
-            left = 1
-        if up + left == 1:  # D[i-1][j-1] + 1 == D[i][j]
-            i -= 1
-            j -= 1
-            append((sub, i, j))
-            n_sub += 1
-        elif up == 1:
+        elif i > j:
             i -= 1
             append((dele, i, -1))
             n_del += 1

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from cvb_scorer.align import Alignment, Counts, Op, align
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.text import fold_variants
-from cvb_scorer.tokens import Token, TokenClass, char_classes, mer_tokens
+from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts
 
 
 def rate(counts: Counts) -> float:
@@ -62,8 +62,8 @@ class ClipScore:
     has_hypothesis: bool
     cer_alignment: Alignment
     mer_alignment: Alignment
-    ref_tokens: tuple[Token, ...]
-    hyp_tokens: tuple[Token, ...]
+    ref_tokens: tuple[str, ...]
+    hyp_tokens: tuple[str, ...]
     by_class: Mapping[TokenClass, ClassCounts]
     simplified: SimplifiedCost
 
@@ -90,20 +90,31 @@ def _traditional_forms() -> dict[str, frozenset[str]]:
     return {k: frozenset(fold_variants(v)) for k, v in charsets().simplified_candidates.items()}
 
 
-def by_class(ref: str, hyp: str, alignment: Alignment) -> dict[TokenClass, ClassCounts]:
-    ref_cls = char_classes(ref)
-    hyp_cls = char_classes(hyp)
-    tally = {cls: [0, 0, 0, 0] for cls in TokenClass}
-    for cls in ref_cls:
-        tally[cls][3] += 1
+@lru_cache(maxsize=512)
+def _upper_codes(text: str) -> str:
+    return class_codes(text).upper()
+
+
+@lru_cache(maxsize=512)
+def _cached_token_texts(text: str) -> tuple[str, ...]:
+    return tuple(mer_token_texts(text))
+
+
+def by_class(
+    ref: str, hyp: str, alignment: Alignment, *, ref_codes: str | None = None
+) -> dict[TokenClass, ClassCounts]:
+    rc = ref_codes if ref_codes is not None else class_codes(ref).upper()
+    hc = class_codes(hyp).upper()
+    tally = {code: [0, 0, 0, rc.count(code)] for code in CLASS_OF_CODE}
+    sub, dele, ins = Op.SUBSTITUTE, Op.DELETE, Op.INSERT
     for op, i, j in alignment.ops:
-        if op is Op.SUBSTITUTE:
-            tally[ref_cls[i]][0] += 1
-        elif op is Op.DELETE:
-            tally[ref_cls[i]][1] += 1
-        elif op is Op.INSERT:
-            tally[hyp_cls[j]][2] += 1
-    return {cls: ClassCounts(*v) for cls, v in tally.items()}
+        if op is sub:
+            tally[rc[i]][0] += 1
+        elif op is dele:
+            tally[rc[i]][1] += 1
+        elif op is ins:
+            tally[hc[j]][2] += 1
+    return {cls: ClassCounts(*tally[code]) for code, cls in CLASS_OF_CODE.items()}
 
 
 def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:
@@ -126,13 +137,14 @@ def score_normalised(
     clip_id: str, ref: Normalised, hyp: Normalised, *, has_hypothesis: bool = True
 ) -> ClipScore:
     cer_alignment = align(ref.cer, hyp.cer)
-    ref_tokens = tuple(mer_tokens(ref.text))
-    hyp_tokens = tuple(mer_tokens(hyp.text))
-    if all(len(t.text) == 1 for t in ref_tokens) and all(len(t.text) == 1 for t in hyp_tokens):
+    # The reference side is cached: the editor redraws on every keystroke with the same reference.
+    ref_tokens = _cached_token_texts(ref.text)
+    hyp_tokens = tuple(mer_token_texts(hyp.text))
+    if len(ref_tokens) == len(ref.cer) and len(hyp_tokens) == len(hyp.cer):
         # Every token is one character: the MER alignment is the CER alignment (saves a second alignment).
         mer_alignment = cer_alignment
     else:
-        mer_alignment = align([t.text for t in ref_tokens], [t.text for t in hyp_tokens])
+        mer_alignment = align(ref_tokens, hyp_tokens)
     return ClipScore(
         id=clip_id,
         reference=ref,
@@ -142,7 +154,7 @@ def score_normalised(
         mer_alignment=mer_alignment,
         ref_tokens=ref_tokens,
         hyp_tokens=hyp_tokens,
-        by_class=by_class(ref.cer, hyp.cer, cer_alignment),
+        by_class=by_class(ref.cer, hyp.cer, cer_alignment, ref_codes=_upper_codes(ref.cer)),
         simplified=simplified_cost(ref.cer, hyp.cer, cer_alignment),
     )
 

@@ -8,7 +8,8 @@ Classes come from code-point ranges and the pinned Unicode 16.0.0 tables, never 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import re
+from typing import NamedTuple
 
 from cvb_scorer._unicode import ud
 
@@ -65,64 +66,103 @@ def is_han(ch: str) -> bool:
     return any(lo <= cp <= hi for lo, hi in HAN_RANGES)
 
 
-_CLASS_CACHE: dict[str, TokenClass | None] = {}
+# Class codes: one letter per character, so whole strings are classified by ``str.translate`` and runs found
+# by
+# regular expressions (both run in C). Upper case: a class; ``M``: a combining mark; ``.``/``%`` may join
+# digits.
+_CODE_OF = {
+    TokenClass.HAN: "H",
+    TokenClass.CANTONESE: "C",
+    TokenClass.LATIN: "L",
+    TokenClass.DIGIT: "D",
+    TokenClass.OTHER: "O",
+}
+CLASS_OF_CODE = {code: cls for cls, code in _CODE_OF.items()}
 
 
-def _base_class(ch: str) -> TokenClass | None:
-    """A character's class on its own; None for a combining mark, which takes its base character's class."""
-    cached = _CLASS_CACHE.get(ch, False)
-    if cached is not False:
-        return cached  # type: ignore[return-value]
-    result: TokenClass | None
+def _code(ch: str) -> str:
+    if ch == " ":
+        return " "
+    if ch in ".%":
+        return ch
     if "0" <= ch <= "9":
-        result = TokenClass.DIGIT
-    elif is_han(ch):
-        result = TokenClass.CANTONESE if ch in CANTONESE_CHARS else TokenClass.HAN
-    else:
-        cat = ud.category(ch)
-        if cat == "Nd":
-            result = TokenClass.DIGIT
-        elif cat in ("Lu", "Ll", "Lt", "Lm"):
-            # Cased alphabets write words with spaces: a run of them is one word. Unicased letters (kana,
-            # Hangul syllables, Thai ...) are counted one per character like Han.
-            result = TokenClass.LATIN
-        elif cat[0] == "M":
-            result = None
-        else:
-            result = TokenClass.OTHER
-    if len(_CLASS_CACHE) < 65536:
-        _CLASS_CACHE[ch] = result
-    return result
+        return "D"
+    if is_han(ch):
+        return "C" if ch in CANTONESE_CHARS else "H"
+    cat = ud.category(ch)
+    if cat == "Nd":
+        return "D"
+    if cat in ("Lu", "Ll", "Lt", "Lm"):
+        # Cased alphabets write words with spaces: a run of them is one word. Unicased letters (kana, Hangul
+        # syllables, Thai ...) are counted one per character like Han.
+        return "L"
+    if cat[0] == "M":
+        return "M"
+    return "O"
+
+
+class _CodeTable(dict[int, str]):
+    def __missing__(self, cp: int) -> str:
+        code = _code(chr(cp))
+        if len(self) < 65536:
+            self[cp] = code
+        return code
+
+
+_CODES = _CodeTable()
+
+
+def class_code(ch: str) -> str:
+    """The class code of one character on its own (``M`` for a combining mark)."""
+    return _CODES[ord(ch)]
+
+
+_MARKS_AFTER = re.compile(r"([HCLDO.%])(M+)")
+_LEADING_MARKS = re.compile(r"(?:^| )M+")
+_DIGIT_MARKS = re.compile(r"(?<=D)%+|(?<=D)\.(?=D)")
+_LOWER = {"H": "h", "C": "c", "O": "o", "L": "L", "D": "D", ".": ".", "%": "%"}
+
+
+def _leading_marks(m: re.Match[str]) -> str:
+    # A mark with no base character counts as one "other" character, the marks after it stay with it.
+    text = m.group()
+    space = " " if text.startswith(" ") else ""
+    return space + "O" + "o" * (len(text) - len(space) - 1)
+
+
+def _resolve_marks(m: re.Match[str]) -> str:
+    base = m.group(1)
+    return base + _LOWER[base] * len(m.group(2))
+
+
+def class_codes(text: str) -> str:
+    """One code per character of ``text``: H (Han), C (Cantonese-specific Han), L (Latin), D (digit), O
+    (other),
+    a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
+    single-character class, so tokenisation keeps it with its base). ``.`` between digits and ``%`` after a
+    digit are digits."""
+    codes = text.translate(_CODES)
+    if "M" in codes:
+        codes = _LEADING_MARKS.sub(_leading_marks, codes)
+        codes = _MARKS_AFTER.sub(_resolve_marks, codes)
+    if "." in codes or "%" in codes:
+        codes = _DIGIT_MARKS.sub(lambda m: "D" * len(m.group()), codes)
+        codes = codes.replace(".", "O").replace("%", "O")
+    return codes
 
 
 def char_classes(text: str) -> list[TokenClass]:
-    """The class of each character of a normalised CER string (no boundary spaces).
-
-    A combining mark takes the class of the character before it. ``.`` between digits and ``%`` after a digit
-    (kept by normalisation as a decimal point and a percent sign) are digits.
-    """
-    out: list[TokenClass] = []
-    prev = TokenClass.OTHER
-    n = len(text)
-    for i, ch in enumerate(text):
-        cls = _base_class(ch)
-        if cls is None:
-            cls = prev
-        elif (
-            cls is TokenClass.OTHER
-            and prev is TokenClass.DIGIT
-            and (ch == "%" or (ch == "." and i + 1 < n and "0" <= text[i + 1] <= "9"))
-        ):
-            cls = TokenClass.DIGIT
-        out.append(cls)
-        prev = cls
-    return out
+    """The class of each character of a normalised CER string (see ``class_codes``)."""
+    of = CLASS_OF_CODE
+    return [of[c.upper()] if c != " " else TokenClass.OTHER for c in class_codes(text)]
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     text: str
     cls: TokenClass
+
+
+_TOKEN = re.compile(r"L+|D+|[HCO][hco]*")
 
 
 def mer_tokens(text: str) -> list[Token]:
@@ -132,23 +172,18 @@ def mer_tokens(text: str) -> list[Token]:
     (with its decimal point and percent sign) is one token, anything else is one token per character.
     A boundary space ends a run.
     """
-    tokens: list[Token] = []
-    for part in text.split(" "):
-        if not part:
-            continue
-        classes = char_classes(part)
-        start = 0
-        n = len(part)
-        for i in range(1, n + 1):
-            if i < n:
-                if classes[start] in _RUN_CLASSES:
-                    if classes[i] is classes[start]:
-                        continue
-                elif _base_class(part[i]) is None:
-                    continue  # a combining mark stays with the character it modifies
-            tokens.append(Token(part[start:i], classes[start]))
-            start = i
-    return tokens
+    codes = class_codes(text)
+    of = CLASS_OF_CODE
+    return [Token(text[s:e], of[codes[s]]) for s, e in map(re.Match.span, _TOKEN.finditer(codes))]
 
 
-_RUN_CLASSES = frozenset({TokenClass.LATIN, TokenClass.DIGIT})
+_MULTI = re.compile("[^HCO]")
+
+
+def mer_token_texts(text: str) -> list[str]:
+    """Only the texts of ``mer_tokens(text)``, for alignment (faster: most Cantonese text is one token per
+    character)."""
+    codes = class_codes(text)
+    if _MULTI.search(codes) is None:
+        return list(text)
+    return [text[s:e] for s, e in map(re.Match.span, _TOKEN.finditer(codes))]

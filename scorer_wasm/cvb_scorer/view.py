@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from cvb_scorer.align import Counts, Op
@@ -80,16 +82,15 @@ class EditorView:
 def merged_ops(clip: ClipScore) -> list[tuple[Op, str, str]]:
     """The CER edit script with consecutive operations of one kind merged into runs of text."""
     ref, hyp = clip.reference.cer, clip.hypothesis.cer
-    runs: list[tuple[Op, list[str], list[str]]] = []
-    for op, i, j in clip.cer_alignment.ops:
-        r = ref[i] if i >= 0 else ""
-        h = hyp[j] if j >= 0 else ""
-        if runs and runs[-1][0] is op:
-            runs[-1][1].append(r)
-            runs[-1][2].append(h)
-        else:
-            runs.append((op, [r], [h]))
-    return [(op, "".join(r), "".join(h)) for op, r, h in runs]
+    runs: list[tuple[Op, str, str]] = []
+    # Within a run of one kind the indices on each side are consecutive, so each run is two slices.
+    for op, group in groupby(clip.cer_alignment.ops, key=itemgetter(0)):
+        items = list(group)
+        first, last = items[0], items[-1]
+        r = ref[first[1] : last[1] + 1] if first[1] >= 0 else ""
+        h = hyp[first[2] : last[2] + 1] if first[2] >= 0 else ""
+        runs.append((op, r, h))
+    return runs
 
 
 def _op_html(op: Op, ref: str, hyp: str) -> str:
@@ -121,7 +122,7 @@ def _counts_dict(c: Counts) -> dict[str, int]:
 
 def agreement_sentence(clip: ClipScore) -> str:
     """Whether CER and MER agree on this text, and why."""
-    runs = sum(1 for t in (*clip.ref_tokens, *clip.hyp_tokens) if len(t.text) > 1)
+    runs = sum(1 for t in clip.ref_tokens if len(t) > 1) + sum(1 for t in clip.hyp_tokens if len(t) > 1)
     c, m = clip.cer_counts, clip.mer_counts
     agree = c.errors * m.N == m.errors * c.N and (c.N > 0) == (m.N > 0)
     plural = "run" if runs == 1 else "runs"

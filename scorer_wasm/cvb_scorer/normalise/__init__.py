@@ -168,7 +168,10 @@ def _both_sides(text: str) -> str:
     text = lowercase_latin(text)
     text = strip_punctuation(text)
     text = fold_numerals(text)
-    return drop_currency_words(text)
+    text = drop_currency_words(text)
+    # Removing punctuation can bring a combining mark next to a new base character; composing again here keeps
+    # normalisation idempotent.
+    return nfkc(text)
 
 
 def _prepare(text: str) -> str:

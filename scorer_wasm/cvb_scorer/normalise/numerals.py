@@ -20,7 +20,7 @@ import re
 from fractions import Fraction
 
 from cvb_scorer.normalise.text import NUMERAL_CHARS, SPACE
-from cvb_scorer.tokens import TokenClass, char_classes
+from cvb_scorer.tokens import class_code
 
 # Words that contain numeral characters but are not numbers; never folded, on either side.
 EXCEPTION_WORDS: tuple[str, ...] = (
@@ -196,10 +196,12 @@ def convert_run(run: str) -> str | None:
 
 
 _NUMERAL_CLASS = "".join(sorted(NUMERAL_CHARS))
-_DIGIT_CLASS = "".join(sorted(_DIGITS))
-# A numeral run: numerals and ASCII digits, ``.`` between ASCII digits, 點 before a digit.
+
+# A numeral run: numerals and ASCII digits, ``.`` between ASCII digits, 點 between numerals (so whether
+# 點 joins never depends on how its neighbours fold, which keeps folding idempotent; 三點 alone stays a
+# time word).
 _RUN = re.compile(
-    f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|(?<=[0-9])\\.(?=[0-9])|{_DECIMAL}(?=[{_DIGIT_CLASS}0-9]))*"
+    f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|(?<=[0-9])\\.(?=[0-9])|{_DECIMAL}(?=[{_NUMERAL_CLASS}0-9]))*"
 )
 _NUMERAL_SET = NUMERAL_CHARS
 
@@ -247,11 +249,17 @@ _CURRENCY_RUN = re.compile("(?<=[0-9%])[蚊元]+")
 
 
 def _drop_currency(match: re.Match[str]) -> str:
-    # Keep two numbers apart if the removal would join them (三蚊三 → 3 3, not 33).
     text = match.string
     end = match.end()
-    if end < len(text) and char_classes(text[end])[0] in (TokenClass.DIGIT, TokenClass.LATIN):
-        return SPACE
+    if end < len(text):
+        nxt = text[end]
+        # Keep two numbers apart if the removal would join them (三蚊三 → 3 3, not 33) ...
+        if class_code(nxt) in ("D", "L"):
+            return SPACE
+        # ... and keep the word before a numeral left unfolded (1元萬), which would otherwise read as
+        # 1萬 = 10000 the next time round.
+        if nxt in NUMERAL_CHARS:
+            return match.group()
     return ""
 
 

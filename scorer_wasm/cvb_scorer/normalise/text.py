@@ -8,7 +8,7 @@ from functools import cache
 
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.tokens import TokenClass, char_classes
+from cvb_scorer.tokens import class_code
 
 SPACE = " "
 _WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
@@ -96,7 +96,6 @@ def lowercase_latin(text: str) -> str:
 
 
 NUMERAL_CHARS = frozenset("零〇一二三四五六七八九十百千萬億兩廿卅卌")
-_ALNUM = frozenset({TokenClass.LATIN, TokenClass.DIGIT})
 
 
 class _GapTable(dict[int, str]):
@@ -165,7 +164,10 @@ def strip_punctuation(text: str) -> str:
     return "".join(out)
 
 
+_ALNUM_CODES = frozenset("LD")
+
+
 def _boundary(left: str, right: str) -> bool:
     if left in ".%":
-        left = "0"
-    return char_classes(left)[0] in _ALNUM and char_classes(right)[0] in _ALNUM
+        return class_code(right) in _ALNUM_CODES
+    return class_code(left) in _ALNUM_CODES and class_code(right) in _ALNUM_CODES

@@ -1,0 +1,162 @@
+"""Alignment: the published tie rule, edit scripts that rebuild the hypothesis, and distances equal to
+rapidfuzz's on more than 10,000 random pairs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cvb_scorer.align import TIE_RULE, Alignment, Op, align, distance
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import Levenshtein
+
+_LETTER = {Op.MATCH: "M", Op.SUBSTITUTE: "S", Op.DELETE: "D", Op.INSERT: "I"}
+
+
+def tie_rule_by_table(a: str, b: str) -> tuple[int, str]:
+    """The published rule on the full DP table: walk back from the end, diagonal > deletion > insertion."""
+    m, n = len(a), len(b)
+    d = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(m + 1):
+        d[i][0] = i
+    for j in range(n + 1):
+        d[0][j] = j
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            d[i][j] = min(d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), d[i - 1][j] + 1, d[i][j - 1] + 1)
+    i, j, ops = m, n, []
+    while i or j:
+        if i and j and d[i - 1][j - 1] + (a[i - 1] != b[j - 1]) == d[i][j]:
+            ops.append("M" if a[i - 1] == b[j - 1] else "S")
+            i, j = i - 1, j - 1
+        elif i and d[i - 1][j] + 1 == d[i][j]:
+            ops.append("D")
+            i -= 1
+        else:
+            ops.append("I")
+            j -= 1
+    return d[m][n], "".join(reversed(ops))
+
+
+def script(al: Alignment) -> str:
+    return "".join(_LETTER[op] for op, _, _ in al.ops)
+
+
+def rebuild(ref: str, hyp: str, al: Alignment) -> str:
+    out = []
+    for op, i, j in al.ops:
+        if op is Op.MATCH:
+            assert ref[i] == hyp[j]
+            out.append(ref[i])
+        elif op in (Op.SUBSTITUTE, Op.INSERT):
+            out.append(hyp[j])
+    return "".join(out)
+
+
+def test_tie_rule_is_named_in_the_signature_form() -> None:
+    assert TIE_RULE == "diag>del>ins"
+
+
+def test_swapped_pair_is_two_substitutions_under_the_tie_rule() -> None:
+    # 唔該埋單 vs 該唔埋單: rapidfuzz and jiwer give D1 I1; the published rule gives S2.
+    al = align("唔該埋單", "該唔埋單")
+    assert script(al) == "SSMM"
+    assert (al.counts.S, al.counts.D, al.counts.I, al.counts.N) == (2, 0, 0, 4)
+
+
+@pytest.mark.parametrize(
+    ("ref", "hyp", "expected"),
+    [
+        ("", "", ""),
+        ("abc", "", "DDD"),
+        ("", "abc", "III"),
+        ("abc", "abc", "MMM"),
+        ("abc", "axc", "MSM"),
+        ("abc", "ac", "MDM"),
+        ("ac", "abc", "MIM"),
+        ("aab", "ab", "DMM"),  # the walk back from the end matches the later a
+        ("ab", "ba", "SS"),
+        ("abcd", "bcda", "DMMMI"),
+    ],
+)
+def test_golden_edit_scripts(ref: str, hyp: str, expected: str) -> None:
+    assert script(align(ref, hyp)) == expected
+
+
+def _pairs(count: int, seed: int) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    alphabets = ["ab", "abc", "abcdefgh", "".join(chr(0x4E00 + k) for k in range(3000)), "唔該埋單好"]
+    pairs = []
+    for k in range(count):
+        alphabet = alphabets[k % len(alphabets)]
+        # Lengths around the 64-bit word boundary matter for word-based implementations; include them.
+        m = rng.choice([0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, rng.randint(0, 200)])
+        n = max(0, m + rng.randint(-8, 8)) if rng.random() < 0.7 else rng.randint(0, 200)
+        a = "".join(rng.choice(alphabet) for _ in range(m))
+        if rng.random() < 0.5:
+            chars = list(a)
+            for _ in range(rng.randint(0, max(1, m // 5))):
+                if chars and rng.random() < 0.5:
+                    chars[rng.randrange(len(chars))] = rng.choice(alphabet)
+                elif rng.random() < 0.5:
+                    chars.insert(rng.randint(0, len(chars)), rng.choice(alphabet))
+                elif chars:
+                    del chars[rng.randrange(len(chars))]
+            b = "".join(chars)
+        else:
+            b = "".join(rng.choice(alphabet) for _ in range(n))
+        pairs.append((a, b))
+    return pairs
+
+
+def test_distance_equals_rapidfuzz_on_10000_random_pairs() -> None:
+    mismatches = []
+    for a, b in _pairs(10_000, seed=20260924):
+        expected = Levenshtein.distance(a, b)
+        al = align(a, b)
+        if distance(a, b) != expected or al.distance != expected:
+            mismatches.append((a, b))
+    assert not mismatches, f"{len(mismatches)} pairs disagree with rapidfuzz, e.g. {mismatches[:2]}"
+
+
+def test_edit_scripts_follow_the_tie_rule_on_random_pairs() -> None:
+    for a, b in _pairs(1500, seed=7):
+        a, b = a[:90], b[:90]
+        dist, expected = tie_rule_by_table(a, b)
+        al = align(a, b)
+        assert (al.distance, script(al)) == (dist, expected), (a, b)
+
+
+def test_token_sequences_align_like_strings() -> None:
+    al = align(["iphone", "15", "好"], ["iphone", "16", "好"])
+    assert script(al) == "MSM"
+
+
+symbols = st.sampled_from(list("ab唔該埋單1x"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(symbols, max_size=80).map("".join), st.lists(symbols, max_size=80).map("".join))
+def test_edit_script_rebuilds_the_hypothesis_and_counts_add_up(ref: str, hyp: str) -> None:
+    al = align(ref, hyp)
+    assert rebuild(ref, hyp, al) == hyp
+    c = al.counts
+    matches = sum(1 for op, _, _ in al.ops if op is Op.MATCH)
+    assert c.N == len(ref) == matches + c.S + c.D
+    assert len(hyp) == matches + c.S + c.I
+    assert c.errors == Levenshtein.distance(ref, hyp)
+    assert (c.errors == 0) == (ref == hyp)
+    # Indices run in order on both sides.
+    refs = [i for _, i, _ in al.ops if i >= 0]
+    hyps = [j for _, _, j in al.ops if j >= 0]
+    assert refs == list(range(len(ref))) and hyps == list(range(len(hyp)))
+
+
+def test_long_alignment_is_exact() -> None:
+    rng = random.Random(3)
+    ref = "".join(rng.choice("唔該埋單好嘅咗") for _ in range(3000))
+    hyp = "".join(c if rng.random() > 0.1 else rng.choice("唔該埋單好嘅咗") for c in ref)
+    al = align(ref, hyp)
+    assert al.distance == Levenshtein.distance(ref, hyp)
+    assert rebuild(ref, hyp, al) == hyp

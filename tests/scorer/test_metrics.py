@@ -1,0 +1,80 @@
+"""Corpus CER and MER, per-clip values, coverage, per-class breakdown, Simplified-cost diagnostic."""
+
+from __future__ import annotations
+
+from cvb_scorer.metrics import rate, score_clip, score_corpus
+from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
+from cvb_scorer.tokens import TokenClass
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def test_corpus_rate_is_weighted_by_reference_length_not_a_mean_of_clips() -> None:
+    corpus = score_corpus([("a", "好", "壞"), ("b", "我哋今日去九龍塘食飯", "我哋今日去九龍塘食飯")])
+    assert corpus.cer == 1 / 11
+    mean_of_clips = (1.0 + 0.0) / 2
+    assert corpus.cer != mean_of_clips
+
+
+def test_missing_hypothesis_is_all_deletions_and_counted_in_coverage() -> None:
+    corpus = score_corpus([("a", "你好", None), ("b", "早晨", "早晨")])
+    assert corpus.clips[0].cer_counts.D == 2 and not corpus.clips[0].has_hypothesis
+    assert corpus.covered == 1 and corpus.coverage == 0.5
+    assert corpus.cer == 0.5
+
+
+def test_empty_reference_has_a_defined_rate() -> None:
+    assert score_clip("a", "", "").cer == 0.0
+    assert score_clip("a", "", "多嘢").cer == 1.0
+    assert score_clip("a", "，。", "").cer == 0.0  # punctuation only: empty after normalisation
+    corpus = score_corpus([("a", "", "多"), ("b", "你好", "你好")])
+    assert corpus.cer_counts.I == 1 and corpus.cer == 0.5
+
+
+def test_mix_error_rate_counts_a_latin_word_once() -> None:
+    clip = score_clip("a", "我想買iPhone", "我想買iPhome")
+    assert clip.cer_counts.S == 1 and clip.cer_counts.N == 9
+    assert clip.mer_counts.S == 1 and clip.mer_counts.N == 4
+    assert clip.mer == 0.25
+
+
+def test_equal_meaning_numbers_cost_nothing() -> None:
+    for ref, hyp in [("百二蚊", "一百二十蚊"), ("一百萬", "100萬"), ("HK$1,200", "一千二百蚊")]:
+        assert score_clip("a", ref, hyp).cer == 0.0
+
+
+def test_per_class_breakdown_charges_substitutions_and_deletions_to_the_reference() -> None:
+    clip = score_clip("a", "佢食iphone", "佢飲iphne1")
+    by = clip.by_class
+    assert by[TokenClass.HAN].S == 1 and by[TokenClass.HAN].N == 1
+    assert by[TokenClass.CANTONESE].N == 1 and by[TokenClass.CANTONESE].errors == 0
+    assert by[TokenClass.LATIN].D == 1 and by[TokenClass.LATIN].N == 6
+    assert by[TokenClass.DIGIT].I == 1
+    assert sum(c.errors for c in by.values()) == clip.cer_counts.errors
+    assert sum(c.N for c in by.values()) == clip.cer_counts.N
+
+
+def test_simplified_cost_counts_errors_that_traditional_would_have_avoided() -> None:
+    clip = score_clip("a", "呢個人好乾淨", "呢个人好干净")
+    assert clip.cer_counts.S == 3
+    assert clip.simplified.characters == 2  # 个 净; 干 is also valid Traditional, so not Simplified-only
+    assert clip.simplified.errors == 2
+
+
+def test_reference_in_simplified_is_folded_before_scoring() -> None:
+    assert score_clip("a", "这个人", "這個人").cer == 0.0
+    assert score_clip("a", "這個人", "这个人").cer == 2 / 3
+
+
+texts = st.text(alphabet="唔該埋單个個好iphone 15，。一二百", max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts, texts)
+def test_cer_is_zero_exactly_when_normalised_texts_are_equal(ref: str, hyp: str) -> None:
+    clip = score_clip("a", ref, hyp)
+    equal = normalise_reference(ref).cer == normalise_hypothesis(hyp).cer
+    assert (clip.cer_counts.errors == 0) == equal
+    assert (clip.cer == 0.0) == equal
+    assert len(normalise_reference(ref).cer) == clip.cer_counts.N
+    assert rate(clip.cer_counts) == clip.cer

@@ -1,0 +1,208 @@
+"""Golden cases for every normalisation rule, and its invariants (idempotence, never raising)."""
+
+from __future__ import annotations
+
+import pytest
+from cvb_scorer.normalise import (
+    EXCEPTION_WORDS,
+    NORM_VERSION,
+    RULES,
+    Side,
+    normalise_hypothesis,
+    normalise_reference,
+    rules_table,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+# (input, normalised) on both sides: the research notes' cases and the published examples.
+BOTH_SIDES = [
+    # numerals, Cantonese forms
+    ("百二蚊", "120"),
+    ("一百二十蚊", "120"),
+    ("一百萬", "1000000"),
+    ("100萬", "1000000"),
+    ("HK$1,200", "1200"),
+    ("一千二百蚊", "1200"),
+    ("三萬五", "35000"),
+    ("三萬五千", "35000"),
+    ("千五", "1500"),
+    ("三百五", "350"),
+    ("廿", "20"),
+    ("廿三", "23"),
+    ("卅", "30"),
+    ("兩", "2"),
+    ("兩個", "2個"),
+    ("兩三個", "23個"),
+    ("二零二六", "2026"),
+    ("九九九", "999"),
+    ("一百零五", "105"),
+    ("一千零五十", "1050"),
+    ("3千", "3000"),
+    ("1.5萬", "15000"),
+    ("一億二", "120000000"),
+    ("三點五", "3.5"),
+    ("百分之五十", "50%"),
+    ("50%", "50%"),
+    ("百", "百"),
+    ("千萬", "千萬"),
+    ("十", "十"),
+    ("十一", "11"),
+    ("三三百", "三三百"),  # not a well-formed number: stays as written
+    # exception words survive, on both sides
+    ("一齊", "一齊"),
+    ("一啲", "一啲"),
+    ("一定", "一定"),
+    ("九龍", "九龍"),
+    ("八達通", "八達通"),
+    ("三文治", "三文治"),
+    ("萬一", "萬一"),
+    ("我哋一齊去九龍", "我哋一齊去九龍"),
+    # currency
+    ("元朗", "元朗"),
+    ("有蚊", "有蚊"),
+    ("五蚊", "5"),
+    ("$50", "50"),
+    ("¥30", "30"),
+    ("三蚊三", "3 3"),
+    # width, case, punctuation, whitespace
+    ("ＯＫ，好！", "ok好"),
+    ("iPhone  Pro", "iphone pro"),
+    ("iPhone 15 Pro", "iphone 15 pro"),
+    ("我 去 咗", "我去咗"),
+    ("1,234,567", "1234567"),
+    ("3.14", "3.14"),
+    ("Hello, world.", "hello world"),
+    # fillers and particles are speech
+    ("呢個呀嘛", "呢個呀嘛"),
+    ("啊", "啊"),
+    # glyph variants fold on both sides
+    ("説", "說"),
+    ("温", "溫"),
+    ("户", "戶"),
+    # odd Unicode
+    ("\x00你\u200b好\ufeff", "你好"),
+    ("\u202e你好\u202c", "你好"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BOTH_SIDES)
+def test_both_sides_fold_to_the_golden_form(text: str, expected: str) -> None:
+    assert normalise_hypothesis(text).text == expected
+    assert normalise_reference(text).text == expected
+
+
+REFERENCE_FOLD = [
+    ("个", "個"),
+    ("干净", "乾淨"),
+    ("头发", "頭髮"),
+    ("这个人", "這個人"),
+    ("说话", "說話"),  # s2hk gives 説, the variant fold gives 說 on both sides
+    ("他们一齐去", "他們一齊去"),  # the fold runs before the numeral exceptions
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REFERENCE_FOLD)
+def test_reference_fold_converts_simplified(text: str, expected: str) -> None:
+    assert normalise_reference(text).text == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["晒", "食晒飯", "吓", "睇吓", "搵", "戶口", "咗嘅啲冇嘢喺哋", "幹", "乾", "髮"]
+)
+def test_reference_fold_leaves_traditional_cantonese_untouched(text: str) -> None:
+    assert normalise_reference(text).text == normalise_hypothesis(text).text
+    assert normalise_reference(text).fold_changes == ()
+
+
+@pytest.mark.parametrize("held", ["晒", "吓", "搵", "戶"])
+def test_held_out_characters_survive_even_when_the_fold_runs(held: str) -> None:
+    # 个 opens the gate, so s2hk runs on the whole string; the Cantonese characters must still survive.
+    out = normalise_reference("个" + held).text
+    assert out == "個" + normalise_hypothesis(held).text
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("說", "説"), ("溫", "温"), ("戶", "户"), ("搵", "揾"), ("衛", "衞"), ("為", "爲")]
+)
+def test_glyph_variants_fold_to_one_form_on_both_sides(a: str, b: str) -> None:
+    assert normalise_hypothesis(a).text == normalise_hypothesis(b).text
+    assert normalise_reference(a).text == normalise_hypothesis(b).text
+
+
+def test_hypothesis_is_never_script_folded() -> None:
+    assert normalise_hypothesis("个人").text == "个人"
+    assert normalise_hypothesis("干净").text == "干净"
+
+
+def test_reference_fold_records_what_it_changed() -> None:
+    changes = normalise_reference("个人干净").fold_changes
+    assert [(c.index, c.before, c.after) for c in changes] == [
+        (0, "个", "個"),
+        (2, "干", "乾"),
+        (3, "净", "淨"),
+    ]
+
+
+def test_every_published_example_matches_the_code() -> None:
+    for rule in RULES:
+        for before, after in rule.examples:
+            fn = normalise_reference if rule.side is Side.REFERENCE else normalise_hypothesis
+            assert fn(before).text == after, (rule.name, before)
+
+
+def test_rules_table_is_rows_of_strings_for_the_methodology_page() -> None:
+    rows = rules_table()
+    assert [r["name"] for r in rows] == [r.name for r in RULES]
+    for row in rows:
+        assert set(row) == {"name", "applies_to", "description", "examples"}
+        assert all(isinstance(v, str) and v for v in row.values())
+
+
+def test_exception_words_are_published_in_the_rules() -> None:
+    text = next(r for r in RULES if r.name == "numeral-exceptions").description
+    assert all(word in text for word in EXCEPTION_WORDS)
+
+
+def test_norm_version_is_a_positive_integer() -> None:
+    assert isinstance(NORM_VERSION, int) and NORM_VERSION >= 1
+
+
+def test_cer_string_is_the_text_without_boundaries() -> None:
+    n = normalise_hypothesis("iPhone 15 Pro 好")
+    assert n.text == "iphone 15 pro好"
+    assert n.cer == "iphone15pro好"
+
+
+def test_long_text_normalises() -> None:
+    text = "我哋一齊去九龍食百二蚊嘅 iPhone 15 Pro，" * 4000
+    assert len(normalise_hypothesis(text).cer) > 50_000
+
+
+def test_100k_arbitrary_characters_do_not_raise() -> None:
+    chars = "".join(chr(c) for c in range(0, 0x11000, 7)) + "\ud800\udfff\ud83d"
+    text = (chars * (100_000 // len(chars) + 1))[:100_000]
+    normalise_hypothesis(text)
+    normalise_reference(text)
+
+
+# Text drawn from everything, plus alphabets that exercise numerals, Latin runs and punctuation.
+NUMERAL_ALPHABET = "零〇一二三四五六七八九十百千萬億兩廿卅卌點分之蚊元$.,%個齊啲定龍 aZ09，。"
+texts = st.one_of(
+    st.text(),
+    st.text(alphabet=st.characters(codec=None)),
+    st.text(alphabet=NUMERAL_ALPHABET, max_size=30),
+    st.text(alphabet="个干净头发晒吓搵戶説温的了嘅佢a1 ，", max_size=30),
+    st.text(alphabet=st.sampled_from(["\ud800", "\x00", "\u0301", "\u202e", "😀", "e", "字", " ", "1"])),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts)
+def test_normalisation_is_idempotent_and_never_raises(text: str) -> None:
+    hyp = normalise_hypothesis(text)
+    assert normalise_hypothesis(hyp.text).text == hyp.text
+    ref = normalise_reference(text)
+    assert normalise_reference(ref.text).text == ref.text
+    assert hyp.cer == hyp.text.replace(" ", "")
+    assert "  " not in hyp.text and not hyp.text.startswith(" ") and not hyp.text.endswith(" ")

