@@ -21,7 +21,13 @@ from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,9 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     kit = {name: render(env, template, bare) for name, template in KIT_SAMPLES.items()}
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(layout.editor_web)), undefined=jinja2.StrictUndefined, autoescape=True
+        loader=jinja2.FileSystemLoader(str(layout.editor_web)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
     )
     editor = scorer_bridge.editor_markup(
         html_env,
@@ -56,7 +64,8 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
         editor=_as_scorer_output(editor, mark),
         normalisation_rows=[
-            {k: _as_scorer_output(v, mark) for k, v in row.items()} for row in scorer_bridge.normalisation_rows()
+            {k: _as_scorer_output(v, mark) for k, v in row.items()}
+            for row in scorer_bridge.normalisation_rows()
         ],
         scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
     )
@@ -106,7 +115,9 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     for name in PYODIDE_FILES:
         source = layout.pyodide / name
         if not source.is_file():
-            raise FileNotFoundError(f"Pyodide file {source} is missing; run `make pyodide` to fetch the pinned release.")
+            raise FileNotFoundError(
+                f"Pyodide file {source} is missing; run `make pyodide` to fetch the pinned release."
+            )
         shutil.copy2(source, pyodide / name)
     wheels = assets / "wheels"
     wheels.mkdir()

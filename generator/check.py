@@ -33,11 +33,49 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
 )
 _ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
 
-NUMBER_WORDS = (
-    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half halves "
-    "third thirds quarter quarters fifth fifths twice double triple dozen"
-).split()
+NUMBER_WORDS = [
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "thousand",
+    "million",
+    "half",
+    "halves",
+    "third",
+    "thirds",
+    "quarter",
+    "quarters",
+    "fifth",
+    "fifths",
+    "twice",
+    "double",
+    "triple",
+    "dozen",
+]
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _DIGIT = re.compile(r"[0-9０-９]")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
@@ -65,11 +103,16 @@ def scan_template(path: Path, shown: str) -> Iterator[Provenance]:
         visible = _ALLOWED.sub(lambda m: " " * len(m.group(0)), line)
         digit = _DIGIT.search(visible)
         if digit:
-            yield Provenance(shown, number, line.strip(), "a number is typed into the template; take it from the config")
+            yield Provenance(
+                shown, number, line.strip(), "a number is typed into the template; take it from the config"
+            )
         word = _NUMBER_WORD.search(visible)
         if word:
             yield Provenance(
-                shown, number, line.strip(), f"the number word {word.group(0)!r} is typed into the template; derive it"
+                shown,
+                number,
+                line.strip(),
+                f"the number word {word.group(0)!r} is typed into the template; derive it",
             )
 
 

@@ -32,7 +32,9 @@ def _check(args: argparse.Namespace, layout: Layout) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print(f"cvb check: {len(problems)} published number(s) did not come from the config.", file=sys.stderr)
+        print(
+            f"cvb check: {len(problems)} published number(s) did not come from the config.", file=sys.stderr
+        )
         return 1
     print("cvb check: every published number came from the config.")
     return 0
@@ -52,7 +54,13 @@ def _rules(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def _watched_state(layout: Layout) -> dict[Path, float]:
-    roots = [layout.config, layout.root / "docs", layout.kit_templates, layout.editor_web, layout.mkdocs_config]
+    roots = [
+        layout.config,
+        layout.root / "docs",
+        layout.kit_templates,
+        layout.editor_web,
+        layout.mkdocs_config,
+    ]
     state: dict[Path, float] = {}
     for root in roots:
         paths = [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file()]
@@ -73,7 +81,9 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     }
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes.")
+    print(
+        f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes."
+    )
     seen = _watched_state(layout)
     try:
         while True:
@@ -92,7 +102,9 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cvb", description="Build the Cantonese Voice Benchmark site from its config.")
+    parser = argparse.ArgumentParser(
+        prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
+    )
     parser.add_argument("--config", type=Path, default=None, help="config folder (default: platform_config/)")
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build site/ (pages, editor, kit) atomically")

@@ -123,7 +123,12 @@ class Tracked(Mapping[str, Any]):
 
     def _child(self, name: str | int) -> Any:
         value = self._value
-        item = value[name] if isinstance(value, Mapping | list) else getattr(value, str(name))
+        if isinstance(value, list):
+            item = value[int(name)]
+        elif isinstance(value, Mapping):
+            item = value[name]
+        else:
+            item = getattr(value, str(name))
         if isinstance(name, int):
             key = f"{self._key}[{name}]"
         else:
@@ -138,7 +143,7 @@ class Tracked(Mapping[str, Any]):
         except (KeyError, AttributeError):
             raise AttributeError(f"the config has no key {self._key}.{name}") from None
 
-    def __getitem__(self, name: str | int) -> Any:  # type: ignore[override]
+    def __getitem__(self, name: str | int) -> Any:
         return self._child(name)
 
     def __iter__(self) -> Iterator[Any]:
@@ -153,7 +158,7 @@ class Tracked(Mapping[str, Any]):
         value = self._value
         return len(value) if isinstance(value, Mapping | list) else len(type(value).model_fields)
 
-    def items(self) -> Iterable[tuple[str, Any]]:  # type: ignore[override]
+    def items(self) -> Iterable[tuple[str, Any]]:  # type: ignore[override]  # a list view, not a set view
         return [(k, self._child(k)) for k in self]
 
     @property

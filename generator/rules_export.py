@@ -54,7 +54,9 @@ def scoring_rules(config: Config) -> dict[str, Any]:
                     "floor": e.floor,
                     "effective_from": _date_or_none(e.effective_from),
                     # An entry is in force until the next one takes over.
-                    "effective_until": _date_or_none(history[i + 1].effective_from) if i + 1 < len(history) else None,
+                    "effective_until": _date_or_none(history[i + 1].effective_from)
+                    if i + 1 < len(history)
+                    else None,
                 }
                 for i, e in enumerate(history)
             ],

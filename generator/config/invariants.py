@@ -54,9 +54,13 @@ def _pillars(config: Config) -> Iterator[Finding]:
     known = set(config.scoring.pillars)
     clock = set(config.protocol.clock)
     for name in sorted(clock - known):
-        yield Finding("protocol.yaml", ("clock", name), f"unknown pillar {name!r}; known pillars: {sorted(known)}.")
+        yield Finding(
+            "protocol.yaml", ("clock", name), f"unknown pillar {name!r}; known pillars: {sorted(known)}."
+        )
     for name in sorted(known - clock):
-        yield Finding("protocol.yaml", ("clock",), f"pillar {name!r} has no clock entry; say where its clock starts.")
+        yield Finding(
+            "protocol.yaml", ("clock",), f"pillar {name!r} has no clock entry; say where its clock starts."
+        )
     for frame_name, frame in config.frames.root.items():
         for index, pillar in enumerate(frame.pillars):
             if pillar not in known:
@@ -74,14 +78,20 @@ def _pillars(config: Config) -> Iterator[Finding]:
                     f"unknown pillar {pillar!r}; known pillars: {sorted(known)}.",
                 )
     if not any(p.core for p in config.scoring.pillars.values()):
-        yield Finding("scoring.yaml", ("pillars",), "no pillar is marked core; the Core Score needs at least one.")
+        yield Finding(
+            "scoring.yaml", ("pillars",), "no pillar is marked core; the Core Score needs at least one."
+        )
 
 
 def _weights(config: Config) -> Iterator[Finding]:
     pillars = config.scoring.pillars
     weights = {name: p.weight for name, p in pillars.items()}
     if not _sums_to_one(weights):
-        yield Finding("scoring.yaml", ("pillars",), f"pillar weights must add up to 1; they are {_percent_list(weights)}.")
+        yield Finding(
+            "scoring.yaml",
+            ("pillars",),
+            f"pillar weights must add up to 1; they are {_percent_list(weights)}.",
+        )
     for name, pillar in pillars.items():
         for group in ("sub_weights", "machine_weights", "rated_weights"):
             values = getattr(pillar, group)
@@ -153,7 +163,11 @@ def _draw(config: Config) -> Iterator[Finding]:
         )
     strata = rounds.draw.strata
     if not _sums_to_one(strata):
-        yield Finding("rounds.yaml", ("draw", "strata"), f"the strata must add up to the whole draw; they are {_percent_list(strata)}.")
+        yield Finding(
+            "rounds.yaml",
+            ("draw", "strata"),
+            f"the strata must add up to the whole draw; they are {_percent_list(strata)}.",
+        )
     for tier, fraction in strata.items():
         clips = fraction * rounds.draw.size
         if not math.isclose(clips, round(clips), abs_tol=1e-9):
@@ -208,8 +222,14 @@ def _rounds(config: Config) -> Iterator[Finding]:
         if entry.id in seen:
             yield Finding("platform.yaml", ("rounds", index, "id"), f"round id {entry.id!r} is used twice.")
         seen.add(entry.id)
-        if isinstance(entry.opens, dt.date) and isinstance(entry.closes, dt.date) and entry.closes < entry.opens:
-            yield Finding("platform.yaml", ("rounds", index, "closes"), "a round cannot close before it opens.")
+        if (
+            isinstance(entry.opens, dt.date)
+            and isinstance(entry.closes, dt.date)
+            and entry.closes < entry.opens
+        ):
+            yield Finding(
+                "platform.yaml", ("rounds", index, "closes"), "a round cannot close before it opens."
+            )
 
 
 def _failures(config: Config) -> Iterator[Finding]:
@@ -228,7 +248,9 @@ def _endpointing(config: Config) -> Iterator[Finding]:
             yield Finding("endpointing.yaml", ("release", name), "an id is listed twice.")
     overlap = sorted(set(shipped) & set(held_out))
     if overlap:
-        yield Finding("endpointing.yaml", ("release", "held_out_ids"), f"ids {overlap} are both shipped and held out.")
+        yield Finding(
+            "endpointing.yaml", ("release", "held_out_ids"), f"ids {overlap} are both shipped and held out."
+        )
     if len(set(shipped) | set(held_out)) != release.conversations:
         yield Finding(
             "endpointing.yaml",
@@ -243,4 +265,8 @@ def _frames(config: Config) -> Iterator[Finding]:
     for name, frame in frames.items():
         type_field = frame.fields.get("type")
         if type_field is None or type_field.const != name:
-            yield Finding("frames.yaml", (name, "fields", "type"), f"the frame's type field must be the constant {name!r}.")
+            yield Finding(
+                "frames.yaml",
+                (name, "fields", "type"),
+                f"the frame's type field must be the constant {name!r}.",
+            )

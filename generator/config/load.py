@@ -62,7 +62,9 @@ def load_config(directory: Path) -> Config:
     known = set(FILES)
     for extra in sorted(p.name for p in directory.glob("*.y*ml") if p.name not in known):
         problems.append(
-            ConfigProblem(directory / extra, None, (), f"this file is not read; known files: {sorted(known)}.")
+            ConfigProblem(
+                directory / extra, None, (), f"this file is not read; known files: {sorted(known)}."
+            )
         )
     for name, model in FILES.items():
         try:

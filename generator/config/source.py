@@ -33,7 +33,9 @@ def read_yaml(path: Path, *, shown_as: Path | None = None) -> SourceFile:
     except FileNotFoundError:
         raise ConfigError([ConfigProblem(shown, None, (), "this file is missing; restore it.")]) from None
     except UnicodeDecodeError as exc:
-        raise ConfigError([ConfigProblem(shown, None, (), f"this file is not UTF-8 ({exc.reason}).")]) from None
+        raise ConfigError(
+            [ConfigProblem(shown, None, (), f"this file is not UTF-8 ({exc.reason}).")]
+        ) from None
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -44,14 +46,14 @@ def read_yaml(path: Path, *, shown_as: Path | None = None) -> SourceFile:
         _index(node, (), lines, problems, shown)
         if problems:
             raise ConfigError(problems)
-        data = loader.construct_document(node)
+        data = loader.construct_document(node)  # type: ignore[no-untyped-call]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         reason = exc.problem or "the YAML could not be read"
         raise ConfigError([ConfigProblem(shown, line, (), f"this is not valid YAML: {reason}.")]) from None
     finally:
-        loader.dispose()
+        loader.dispose()  # type: ignore[no-untyped-call]
     return SourceFile(path=shown, data=data, lines=lines)
 
 
@@ -66,7 +68,9 @@ def _index(
             if name in seen:
                 # PyYAML keeps the last duplicate silently; an organiser editing one copy would see no effect.
                 problems.append(
-                    ConfigProblem(shown, key_node.start_mark.line + 1, (*key, name), "this key appears twice.")
+                    ConfigProblem(
+                        shown, key_node.start_mark.line + 1, (*key, name), "this key appears twice."
+                    )
                 )
             seen.add(name)
             lines[(*key, name)] = key_node.start_mark.line + 1

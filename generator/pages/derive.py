@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from generator.config import Config
@@ -54,13 +55,16 @@ class Derived:
 def deadline_for(config: Tracked, duration_ms: Num) -> Num:
     """The platform's deadline rule: a factor of the clip's length, never below the floor."""
     deadline = config.protocol.deadline
-    return num_max(deadline.floor_ms, duration_ms * deadline.factor)
+    # Whole milliseconds, rounded down: the frame carries an integer and the platform never grants extra time.
+    scaled = duration_ms * deadline.factor
+    return num_max(deadline.floor_ms, Num(math.floor(scaled.value), scaled.sources))
 
 
 def rating_to_score(scoring: Tracked, rating: Num) -> Num:
     low, high = scoring.rating_scale.min, scoring.rating_scale.max
     top = scoring.score_scale.max
-    return (rating - low) / (high - low) * top
+    score: Num = (rating - low) / (high - low) * top
+    return score
 
 
 def derive(config: Config) -> Derived:
@@ -93,8 +97,10 @@ def derive(config: Config) -> Derived:
     scale = config.scoring.rating_scale
     rating_map = [
         RatingPoint(r, rating_to_score(cfg.scoring, r))
-        for r in (Num(value, cfg.scoring.rating_scale.min.sources | cfg.scoring.rating_scale.max.sources)
-                  for value in range(scale.min, scale.max + 1))
+        for r in (
+            Num(value, cfg.scoring.rating_scale.min.sources | cfg.scoring.rating_scale.max.sources)
+            for value in range(scale.min, scale.max + 1)
+        )
     ]
     audio = cfg.protocol.audio
     tts = pillars.tts
@@ -111,7 +117,9 @@ def derive(config: Config) -> Derived:
         rating_map=rating_map,
         bytes_per_second=audio.sample_rate_hz * audio.channels * audio.sample_bits / 8,
         tts_cap_score=rating_to_score(cfg.scoring, tts.no_tone_cap_rating),
-        current_floor=cfg.scoring.error_rate_floor_history[len(config.scoring.error_rate_floor_history) - 1].floor,
+        current_floor=cfg.scoring.error_rate_floor_history[
+            len(config.scoring.error_rate_floor_history) - 1
+        ].floor,
         factor_words=fraction_words(cfg.protocol.deadline.factor),
     )
 

@@ -11,10 +11,17 @@ from generator.config.models import FrameField
 from generator.pages.derive import deadline_for, tracked
 from generator.provenance import Num, Text
 
-_PY_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "boolean": bool, "string_list": list}
+_PY_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str,
+    "integer": int,
+    "boolean": bool,
+    "string_list": list,
+}
 
 
-def frame_problems(fields: Mapping[str, FrameField], frame: Mapping[str, Any], *, pillar: str, where: str) -> list[str]:
+def frame_problems(
+    fields: Mapping[str, FrameField], frame: Mapping[str, Any], *, pillar: str, where: str
+) -> list[str]:
     """Every way `frame` disagrees with its schema for `pillar`; empty when it conforms."""
     problems: list[str] = []
     expected = {name: f for name, f in fields.items() if f.pillars is None or pillar in f.pillars}
@@ -68,27 +75,60 @@ def example_frames(config: Config) -> dict[str, Text]:
     """Every example frame the pages show, as compact JSON tracked by the config keys it was built from."""
     cfg = tracked(config)
     protocol, examples, audio = cfg.protocol, cfg.protocol.examples, cfg.protocol.audio
-    clip = {"sample_rate": audio.sample_rate_hz, "encoding": audio.encoding, "duration_ms": examples.clip_duration_ms}
+    clip = {
+        "sample_rate": audio.sample_rate_hz,
+        "encoding": audio.encoding,
+        "duration_ms": examples.clip_duration_ms,
+    }
     deadline = deadline_for(cfg, examples.clip_duration_ms)
     turn = examples.turn
     frames: dict[str, tuple[str, str, dict[str, Any]]] = {
-        "hello_asr": ("hello", "asr", {
-            "type": "hello", "protocol": protocol.version, "run_item_id": examples.asr_run_item_id, "pillar": "asr",
-            "clip": clip, "deadline_ms": deadline, "formats": [audio.encoding],
-        }),
-        "hello_llm": ("hello", "llm", {
-            "type": "hello", "protocol": protocol.version, "run_item_id": examples.llm_run_item_id, "pillar": "llm",
-            "clip": clip, "task": protocol.llm_task, "deadline_ms": deadline, "formats": [audio.encoding],
-        }),
+        "hello_asr": (
+            "hello",
+            "asr",
+            {
+                "type": "hello",
+                "protocol": protocol.version,
+                "run_item_id": examples.asr_run_item_id,
+                "pillar": "asr",
+                "clip": clip,
+                "deadline_ms": deadline,
+                "formats": [audio.encoding],
+            },
+        ),
+        "hello_llm": (
+            "hello",
+            "llm",
+            {
+                "type": "hello",
+                "protocol": protocol.version,
+                "run_item_id": examples.llm_run_item_id,
+                "pillar": "llm",
+                "clip": clip,
+                "task": protocol.llm_task,
+                "deadline_ms": deadline,
+                "formats": [audio.encoding],
+            },
+        ),
         "ready": ("ready", "asr", {"type": "ready", "accept": audio.encoding}),
         "end_of_utterance": ("end_of_utterance", "asr", {"type": "end_of_utterance"}),
         "transcript": ("transcript", "asr", {"type": "transcript", "text": examples.transcript_text}),
         "llm_answer": ("transcript", "llm", {"type": "transcript", "text": examples.llm_answer_text}),
-        "turn": ("turn", "e2e", {
-            "type": "turn", "index": turn.index, "text": turn.text,
-            "audio": {"sample_rate": audio.sample_rate_hz, "encoding": audio.encoding, "duration_ms": turn.duration_ms},
-            "expect_interruption": turn.expect_interruption,
-        }),
+        "turn": (
+            "turn",
+            "e2e",
+            {
+                "type": "turn",
+                "index": turn.index,
+                "text": turn.text,
+                "audio": {
+                    "sample_rate": audio.sample_rate_hz,
+                    "encoding": audio.encoding,
+                    "duration_ms": turn.duration_ms,
+                },
+                "expect_interruption": turn.expect_interruption,
+            },
+        ),
         "barge_in": ("barge_in", "e2e", {"type": "barge_in", "index": turn.index}),
         "speaking": ("speaking", "e2e", {"type": "speaking", "index": turn.index}),
         "turn_done": ("turn_done", "e2e", {"type": "turn_done", "index": turn.index}),

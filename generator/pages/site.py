@@ -45,7 +45,8 @@ def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:
     history = config.scoring.error_rate_floor_history
     latest_issue = cfg.platform.issues[len(config.platform.issues) - 1]
     failures_by_party = {
-        party: [f for f in cfg.failures if f.attributed_to.text == party] for party in ("entrant", "network", "platform")
+        party: [f for f in cfg.failures if f.attributed_to.text == party]
+        for party in ("entrant", "network", "platform")
     }
     return {
         "cfg": cfg,
@@ -59,8 +60,12 @@ def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:
         "current_floor_entry": cfg.scoring.error_rate_floor_history[len(history) - 1],
         "failures_by_party": failures_by_party,
         "pillar_count": Num(len(config.scoring.pillars), frozenset({"scoring.pillars"})),
-        "review_check_count": Num(len(config.endpointing.review_checks), frozenset({"endpointing.review_checks"})),
-        "shipped_count": Num(len(config.endpointing.release.shipped_ids), frozenset({"endpointing.release.shipped_ids"})),
+        "review_check_count": Num(
+            len(config.endpointing.review_checks), frozenset({"endpointing.review_checks"})
+        ),
+        "shipped_count": Num(
+            len(config.endpointing.release.shipped_ids), frozenset({"endpointing.release.shipped_ids"})
+        ),
         "held_out_count": Num(
             len(config.endpointing.release.held_out_ids), frozenset({"endpointing.release.held_out_ids"})
         ),

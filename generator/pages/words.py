@@ -7,7 +7,12 @@ from fractions import Fraction
 from generator.provenance import Num, Text
 
 _CARDINALS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-_ORDINAL_PARTS = {2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"), 5: ("fifth", "fifths")}
+_ORDINAL_PARTS = {
+    2: ("half", "halves"),
+    3: ("third", "thirds"),
+    4: ("quarter", "quarters"),
+    5: ("fifth", "fifths"),
+}
 _ORDINAL_PARTS.update({n: (f"{_CARDINALS[n]}th", f"{_CARDINALS[n]}ths") for n in range(6, 11)})
 _ORDINAL_PARTS[8] = ("eighth", "eighths")
 _ORDINAL_PARTS[9] = ("ninth", "ninths")
@@ -31,7 +36,13 @@ def fraction_words(n: Num) -> Text:
 
 
 # Thresholds for describing how much of a pool an entrant has seen; the words are editorial, the fraction is not.
-_EXPOSURE_WORDS = ((0.95, "nearly all"), (0.6, "most"), (0.4, "about half"), (0.2, "a fair part"), (0.0, "a little"))
+_EXPOSURE_WORDS = (
+    (0.95, "nearly all"),
+    (0.6, "most"),
+    (0.4, "about half"),
+    (0.2, "a fair part"),
+    (0.0, "a little"),
+)
 
 
 def share_words(n: Num) -> Text:

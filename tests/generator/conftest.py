@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -23,7 +22,7 @@ def project_copy(tmp: Path, *, copy: tuple[str, ...] = ("platform_config",)) -> 
             else:
                 shutil.copy2(source, root / name)
         else:
-            os.symlink(source, root / name)
+            (root / name).symlink_to(source)
     return Layout(root=root)
 
 
