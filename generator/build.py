@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -133,9 +134,23 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     (kit / "server.mjs").write_text(rendered.kit["node_server"], encoding="utf-8")
 
 
+class SiteGeneratorError(RuntimeError):
+    """mkdocs refused the rendered Markdown; the message carries its warnings."""
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
 def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config as load_mkdocs_config
+    from mkdocs.exceptions import Abort
 
     settings: dict[str, Any] = yaml.safe_load(layout.mkdocs_config.read_text(encoding="utf-8"))
     settings["docs_dir"] = str(docs)
@@ -145,7 +160,18 @@ def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path) -> None:
     settings.setdefault("extra_javascript", []).append({"path": "assets/editor/editor.js", "type": "module"})
     config_file = work / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(settings, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    build(load_mkdocs_config(config_file=str(config_file)))
+    collected = _Collect()
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(collected)
+    try:
+        build(load_mkdocs_config(config_file=str(config_file)))
+    except Abort as exc:
+        warnings = "\n".join(f"  {m}" for m in collected.messages) or f"  {exc}"
+        raise SiteGeneratorError(
+            f"mkdocs refused the rendered pages, so site/ was left as it was; fix the template concerned:\n{warnings}"
+        ) from None
+    finally:
+        mkdocs_log.removeHandler(collected)
 
 
 def _swap(new: Path, target: Path) -> None:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator.build import SiteGeneratorError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.rules_export import scoring_rules_json
@@ -123,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, SiteGeneratorError) as exc:
         print(f"cvb {args.command}: {exc}", file=sys.stderr)
         return 2
 
