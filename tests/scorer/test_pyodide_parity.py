@@ -1,0 +1,101 @@
+"""The same wheel in Pyodide (under Node) gives byte-identical output to CPython: the ``--json`` report of a
+corpus of more than 1,000 clips (with its bootstrap) and the editor's view of a sample of pairs."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cvb_scorer.report import score_jsonl_to_json
+from cvb_scorer.rules import load_packaged_rules
+from cvb_scorer.view import render_view
+from tests.scorer.conftest import ROOT, hkcancor_utterances
+
+PYODIDE = ROOT / "build" / "pyodide"
+WHEELS = ROOT / "build" / "wheels"
+HERE = Path(__file__).resolve().parent
+
+NOISE = list("个这说干净头发晒吓搵唔該埋單一二三百千萬兩廿 iPhoneSKU15，。!?$%") + [
+    "\u0301",
+    "😀",
+    "HK$",
+    "一百二十蚊",
+]
+
+
+def _pairs(count: int) -> list[tuple[str, str]]:
+    rng = random.Random(20260924)
+    utterances = hkcancor_utterances()
+    pairs = []
+    for _ in range(count):
+        ref = "".join(rng.choice(utterances) for _ in range(rng.randint(1, 4)))
+        if rng.random() < 0.2:
+            ref = "".join(rng.choice(NOISE) if rng.random() < 0.1 else ch for ch in ref)
+        chars = list(ref)
+        for _ in range(rng.randint(0, max(1, len(chars) // 4))):
+            roll = rng.random()
+            pos = rng.randint(0, len(chars))
+            if roll < 0.4 and chars:
+                chars[min(pos, len(chars) - 1)] = rng.choice(NOISE)
+            elif roll < 0.7:
+                chars.insert(pos, rng.choice(NOISE))
+            elif chars:
+                del chars[min(pos, len(chars) - 1)]
+        pairs.append((ref, "".join(chars)))
+    return pairs
+
+
+def _node() -> str | None:
+    return shutil.which("node")
+
+
+def _skip_reason() -> str | None:
+    missing = [n for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                           "pyodide-lock.json") if not (PYODIDE / n).exists()]  # fmt: skip
+    if missing:
+        return f"build/pyodide lacks {', '.join(missing)}: run `make pyodide`"
+    if not list(WHEELS.glob("cvb_scorer-*.whl")):
+        return "build/wheels has no scorer wheel: run `make wheel`"
+    if _node() is None:
+        return "node is not installed"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+def test_pyodide_output_is_byte_identical_to_cpython(tmp_path: Path) -> None:
+    pairs = _pairs(1200)
+    ref_jsonl = "".join(json.dumps({"id": f"clip-{k:04d}", "text": r}, ensure_ascii=False) + "\n"
+                        for k, (r, _) in enumerate(pairs))  # fmt: skip
+    # Every 50th clip has no hypothesis: coverage and all-deletion scoring must agree too.
+    hyp_jsonl = "".join(json.dumps({"id": f"clip-{k:04d}", "text": h}, ensure_ascii=False) + "\n"
+                        for k, (_, h) in enumerate(pairs) if k % 50)  # fmt: skip
+    views = pairs[:150] + [("个人HK$1,200<script>", "個人一千二百蚊<img onerror=x>"), ("", "\x00\u202e")]
+    source = tmp_path / "input.json"
+    source.write_text(json.dumps({"ref_jsonl": ref_jsonl, "hyp_jsonl": hyp_jsonl, "views": views}), "utf-8")
+    out = tmp_path / "output.json"
+    result = subprocess.run(
+        [str(_node()), str(HERE / "pyodide_run.mjs"), str(PYODIDE), str(WHEELS), str(source), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    pyodide = json.loads(out.read_text("utf-8"))
+    assert pyodide["unicode"] == "16.0.0"
+
+    cpython_report = score_jsonl_to_json(ref_jsonl, hyp_jsonl, rules=load_packaged_rules())
+    assert json.loads(cpython_report)["coverage"]["clips"] >= 1000
+    if pyodide["report"] != cpython_report:
+        a, b = json.loads(pyodide["report"]), json.loads(cpython_report)
+        diff = [k for k in a if a[k] != b.get(k)]
+        clips = [x["id"] for x, y in zip(a["clips"], b["clips"], strict=True) if x != y][:5]
+        pytest.fail(f"Pyodide's report differs from CPython's in {diff}; clips {clips}")
+    for (ref, hyp), view in zip(views, pyodide["views"], strict=True):
+        assert view == render_view(reference=ref, hypothesis=hyp).to_json(), (ref, hyp)
