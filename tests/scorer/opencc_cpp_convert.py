@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import opencc
 
@@ -12,8 +13,7 @@ import opencc
 def main() -> int:
     config = sys.argv[2] if len(sys.argv) > 2 else "s2hk"
     converter = opencc.OpenCC(config)
-    with open(sys.argv[1], encoding="utf-8") as fh:
-        lines = fh.read().split("\n")
+    lines = Path(sys.argv[1]).read_text(encoding="utf-8").split("\n")
     json.dump([converter.convert(line) for line in lines], sys.stdout, ensure_ascii=False)
     return 0
 

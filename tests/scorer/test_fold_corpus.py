@@ -9,10 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.fold import fold_reference
+
 from tests.scorer.conftest import ROOT, hkcancor_utterances
 
 CPP_PYTHON = ROOT / ".venv-opencc-cpp" / "bin" / "python"

@@ -10,18 +10,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cvb_scorer.report import score_jsonl_to_json
 from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.view import render_view
+
 from tests.scorer.conftest import ROOT, hkcancor_utterances
 
 PYODIDE = ROOT / "build" / "pyodide"
 WHEELS = ROOT / "build" / "wheels"
 HERE = Path(__file__).resolve().parent
 
-NOISE = list("个这说干净头发晒吓搵唔該埋單一二三百千萬兩廿 iPhoneSKU15，。!?$%") + [
-    "\u0301",
+NOISE = [
+    *list("个这说干净头发晒吓搵唔該埋單一二三百千萬兩廿 iPhoneSKU15，。!?$%"),
+    "́",
     "😀",
     "HK$",
     "一百二十蚊",
@@ -75,7 +76,7 @@ def test_pyodide_output_is_byte_identical_to_cpython(tmp_path: Path) -> None:
     # Every 50th clip has no hypothesis: coverage and all-deletion scoring must agree too.
     hyp_jsonl = "".join(json.dumps({"id": f"clip-{k:04d}", "text": h}, ensure_ascii=False) + "\n"
                         for k, (_, h) in enumerate(pairs) if k % 50)  # fmt: skip
-    views = pairs[:150] + [("个人HK$1,200<script>", "個人一千二百蚊<img onerror=x>"), ("", "\x00\u202e")]
+    views = [*pairs[:150], ("个人HK$1,200<script>", "個人一千二百蚊<img onerror=x>"), ("", "\x00\u202e")]
     source = tmp_path / "input.json"
     source.write_text(json.dumps({"ref_jsonl": ref_jsonl, "hyp_jsonl": hyp_jsonl, "views": views}), "utf-8")
     out = tmp_path / "output.json"
