@@ -132,7 +132,7 @@ class Editor {
     this.root = root;
     this.reference = root.querySelector("[data-cvb-ref]");
     this.hypothesis = root.querySelector("[data-cvb-hyp]");
-    this.view = root.querySelector("[data-cvb-view]");
+    this.view = root.querySelector("[data-cvb-drawing]");
     this.live = root.querySelector("[data-cvb-live]");
     this.status = root.querySelector("[data-cvb-status]");
     this.verifiedNote = root.querySelector("[data-cvb-verified]");
@@ -198,7 +198,7 @@ class Editor {
     const withinLimit = this.checkLimit();
     this.showStatus();
     if (!withinLimit) {
-      this.view.classList.add("cvb-editor__view--stale");
+      this.view.classList.add("cvb-editor__drawing--stale");
       return;
     }
     if (engine.state !== "ready" || this.inFlight || !this.dirty) return;
@@ -223,7 +223,7 @@ class Editor {
   draw(reference, hypothesis, message) {
     const view = JSON.parse(message.json);
     this.view.replaceChildren(inertFragment(view.html));
-    this.view.classList.remove("cvb-editor__view--stale");
+    this.view.classList.remove("cvb-editor__drawing--stale");
     this.live.textContent = summary(view.figures);
     this.rendered += 1;
     if (this.rendered === 1) {

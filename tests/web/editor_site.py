@@ -175,12 +175,30 @@ def assemble(out: Path, port: int) -> None:
 
 
 def build(out: Path, port: int) -> None:
-    if (ROOT / "generator" / "cli.py").is_file():
+    # A stand-in wheel only makes sense on the stand-in site; the real build always takes build/wheels/.
+    if (ROOT / "generator" / "cli.py").is_file() and "CVB_EDITOR_WHEELS" not in os.environ:
         subprocess.run(
             [str(ROOT / ".venv" / "bin" / "cvb"), "build", "--out", str(out)], check=True, cwd=ROOT
         )
+        localise_sitemap(out, port)
     else:
         assemble(out, port)
+
+
+def localise_sitemap(site: Path, port: int) -> None:
+    """Point the sitemap at the loopback origin, as it points at the real origin once deployed.
+
+    mkdocs-material's instant navigation only intercepts links listed in sitemap.xml, and it matches them after
+    swapping in the page's protocol and host but not its port; a site_url on https:443 therefore never matches
+    a test server on 127.0.0.1:<port>, and every click would be a full reload.
+    """
+    settings = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    site_url = str(settings["site_url"]).rstrip("/") + "/"
+    sitemap = site / "sitemap.xml"
+    sitemap.write_text(
+        sitemap.read_text(encoding="utf-8").replace(f"<loc>{site_url}", f"<loc>http://127.0.0.1:{port}/"),
+        encoding="utf-8",
+    )
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -212,6 +230,13 @@ class Site:
 
     def url(self, path: str) -> str:
         return self.base + path.lstrip("/")
+
+    def pages_with_compact_editor(self) -> list[str]:
+        return sorted(
+            page.relative_to(self.root).as_posix().removesuffix("index.html")
+            for page in self.root.rglob("*.html")
+            if "cvb-editor--compact" in page.read_text(encoding="utf-8", errors="replace")
+        )
 
 
 def find_pages(root: Path) -> tuple[str, str]:

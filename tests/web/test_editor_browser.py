@@ -1,0 +1,267 @@
+"""The CER editor in Debian's Chromium, against the built site served from loopback."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import editor_site
+import pytest
+from conftest import PageLog, off_origin, open_context, wait_live
+from pairs import parity_pairs
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+# Sets both boxes for each pair, waits for the drawing of exactly those texts, and reads back what the page
+# shows. Setting the reference first also exercises stale-answer dropping: its answer arrives after the
+# hypothesis has changed and must not be drawn.
+SCORE_PAIRS = """
+async ([pairs, pythonHtml]) => {
+  const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+  const ref = root.querySelector('[data-cvb-ref]');
+  const hyp = root.querySelector('[data-cvb-hyp]');
+  const view = root.querySelector('[data-cvb-drawing]');
+  const live = root.querySelector('[data-cvb-live]');
+  const results = [];
+  for (const [r, h] of pairs) {
+    ref.value = r;
+    ref.dispatchEvent(new Event('input', {bubbles: true}));
+    hyp.value = h;
+    const want = [ref.value, hyp.value];
+    const drawn = new Promise((resolve) => {
+      const on = (event) => {
+        if (event.detail.reference === want[0] && event.detail.hypothesis === want[1]) {
+          root.removeEventListener('cvb:rendered', on);
+          resolve(event.detail);
+        }
+      };
+      root.addEventListener('cvb:rendered', on);
+    });
+    hyp.dispatchEvent(new Event('input', {bubbles: true}));
+    const detail = await drawn;
+    results.push({reference: want[0], hypothesis: want[1], view: detail.view, shown: view.innerHTML,
+                  live: live.textContent});
+  }
+  return results;
+}
+"""
+
+# The browser's own serialisation of an HTML fragment, so CPython's string and the page's DOM compare
+# without caring about attribute quoting or entity spelling.
+NORMALISE_HTML = """
+(fragments) => fragments.map((html) => {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return template.innerHTML;
+})
+"""
+
+
+def test_page_figures_and_alignment_equal_cpython_for_220_pairs(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    pairs = parity_pairs()
+    assert len(pairs) >= 200
+    results: list[dict[str, Any]] = []
+    for start in range(0, len(pairs), 50):
+        results += page.evaluate(SCORE_PAIRS, [pairs[start : start + 50], None])
+    render_view = editor_site.render_view()
+    expected = [
+        json.loads(render_view(reference=r["reference"], hypothesis=r["hypothesis"]).to_json())
+        for r in results
+    ]
+    shown_expected = page.evaluate(NORMALISE_HTML, [e["html"] for e in expected])
+    mismatches = []
+    for result, want, want_html in zip(results, expected, shown_expected, strict=True):
+        got = result["view"]
+        for key in ("figures", "ops", "ref_norm", "hyp_norm", "signature"):
+            if got[key] != want[key]:
+                mismatches.append(f"{key} differs for {result['reference']!r} / {result['hypothesis']!r}")
+        if result["shown"] != want_html:
+            mismatches.append(f"drawing differs for {result['reference']!r} / {result['hypothesis']!r}")
+    assert not mismatches, "\n".join(mismatches[:20])
+
+
+def test_no_request_leaves_the_origin(site: editor_site.Site, page: Any, log: PageLog) -> None:
+    page.goto(site.url(site.editor_path))
+    wait_live(page).locator("[data-cvb-hyp]").fill("我想問下份policy")
+    page.wait_for_timeout(300)
+    assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in log.requests), (
+        "the worker's fetches were not seen"
+    )
+    assert off_origin(log, site) == []
+    # The guard itself: an off-origin request is blocked by the CSP before it can even fail to resolve.
+    blocked = page.evaluate("() => fetch('http://example.com/').then(() => 'sent', () => 'blocked')")
+    assert blocked == "blocked"
+
+
+def test_page_keeps_to_its_content_security_policy(site: editor_site.Site, page: Any, log: PageLog) -> None:
+    page.goto(site.url(site.editor_path))
+    wait_live(page).locator("[data-cvb-hyp]").fill("測試")
+    page.goto(site.url(site.other_path))
+    page.wait_for_load_state("load")
+    violations = page.evaluate("() => window.__cvbViolations")
+    assert violations == []
+    csp = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+    assert "default-src 'self'" in csp and "unsafe-inline" not in csp
+
+
+XSS = [
+    "<script>window.__xss = 1; alert(1)</script>",
+    '<img src=x onerror="window.__xss = 1; alert(2)">',
+    '"><svg onload="window.__xss = 1">',
+    "</textarea><script>window.__xss = 1</script>",
+    "javascript:window.__xss=1",
+    "<iframe srcdoc='<script>parent.__xss=1</script>'></iframe>",
+    "{{7*7}} ${7*7} &lt;b&gt;",
+]
+
+
+# Sets one box, then waits for the drawing of exactly the texts now in both boxes.
+SET_AND_WAIT = """
+async ([box, text]) => {
+  const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+  const ref = root.querySelector('[data-cvb-ref]');
+  const hyp = root.querySelector('[data-cvb-hyp]');
+  root.querySelector(box).value = text;
+  const want = [ref.value, hyp.value];
+  const drawn = new Promise((resolve) => {
+    const on = (event) => {
+      if (event.detail.reference === want[0] && event.detail.hypothesis === want[1]) {
+        root.removeEventListener('cvb:rendered', on);
+        resolve(event.detail.view.figures);
+      }
+    };
+    root.addEventListener('cvb:rendered', on);
+  });
+  root.querySelector(box).dispatchEvent(new Event('input', {bubbles: true}));
+  return await drawn;
+}
+"""
+
+ACTIVE_CONTENT = "script,img,svg,iframe,object,embed,[onerror],[onload],a[href^=javascript]"
+
+
+@pytest.mark.parametrize("box", ["[data-cvb-hyp]", "[data-cvb-ref]"])
+def test_pasted_markup_is_inert_text(site: editor_site.Site, page: Any, log: PageLog, box: str) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    for payload in XSS:
+        page.evaluate(SET_AND_WAIT, [box, payload])
+        assert root.locator(box).input_value() == payload
+        active = root.locator("[data-cvb-drawing]").evaluate(
+            f"(v) => v.querySelectorAll('{ACTIVE_CONTENT}').length"
+        )
+        assert active == 0, payload
+    assert page.evaluate("() => window.__xss") is None
+    assert log.dialogs == []
+
+
+def test_200000_character_paste_keeps_the_page_responsive(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    hypothesis = root.locator("[data-cvb-hyp]")
+    hypothesis.fill("")
+    hypothesis.focus()
+    started = time.monotonic()
+    page.keyboard.insert_text("我想claim三百蚊" * 20_000)
+    pasted = time.monotonic() - started
+    # The main thread answers a timer promptly: nothing is blocking it on Python or on layout of the text.
+    lag = page.evaluate(
+        "() => new Promise((ok) => { const t = performance.now();"
+        " setTimeout(() => ok(performance.now() - t), 0); })"
+    )
+    status = root.locator("[data-cvb-status]").inner_text()
+    assert "200,000 characters" in status and "20,000" in status, status
+    assert lag < 200, f"a timer waited {lag:.0f} ms after the paste"
+    assert pasted < 10, f"inserting the text took {pasted:.1f} s"
+    assert "cvb-editor__drawing--stale" in (root.locator("[data-cvb-drawing]").get_attribute("class") or "")
+    hypothesis.fill("我想claim三百蚊")
+    page.wait_for_function(
+        "() => !document.querySelector('[data-cvb-drawing]').classList.contains('cvb-editor__drawing--stale')"
+    )
+    assert "stopped redrawing" not in root.locator("[data-cvb-status]").inner_text()
+
+
+def test_instant_navigation_away_and_back_remounts_the_editor(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    page.evaluate("() => { window.__sameDocument = true; }")
+    link = page.evaluate_handle(
+        "(target) => [...document.querySelectorAll('a.md-nav__link')].find((a) => a.href === target)",
+        site.url(site.other_path),
+    )
+    link.as_element().click()
+    page.wait_for_url(site.url(site.other_path))
+    page.wait_for_function("() => !document.querySelector('[data-cvb-editor]')")
+    page.go_back()
+    root = wait_live(page)
+    assert page.evaluate("() => window.__sameDocument") is True, "navigation reloaded the page: not instant"
+    figures = page.evaluate(SET_AND_WAIT, ["[data-cvb-hyp]", "喂你好"])
+    assert figures["counts"]["cer"]["N"] > 0
+    assert "喂" in root.locator("[data-cvb-drawing]").inner_text()
+
+
+def test_reload_scores_again(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    page.reload()
+    root = wait_live(page)
+    root.locator("[data-cvb-hyp]").fill("")
+    page.wait_for_function("() => document.querySelector('[data-cvb-live]').textContent.includes('deleted')")
+
+
+def test_narrow_screen_has_no_sideways_scroll(site: editor_site.Site, browser: Any, log: PageLog) -> None:
+    context = open_context(
+        browser, log, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(site.url(site.editor_path))
+        wait_live(page)
+        widths = page.evaluate(
+            """() => {
+              const root = document.querySelector('[data-cvb-editor]');
+              return {page: document.documentElement.scrollWidth, root: root.getBoundingClientRect().right,
+                      boxes: [...root.querySelectorAll('textarea')]
+                        .map((t) => t.getBoundingClientRect().right)};
+            }"""
+        )
+        assert widths["page"] <= 390, widths
+        assert max(widths["boxes"]) <= 390 and widths["root"] <= 390, widths
+    finally:
+        context.close()
+
+
+def test_without_javascript_the_build_time_alignment_is_shown(
+    site: editor_site.Site, browser: Any, page: Any
+) -> None:
+    text = editor_site.sample()
+    want = json.loads(
+        editor_site.render_view()(reference=text["reference"], hypothesis=text["hypothesis"]).to_json()
+    )
+    page.goto(site.url(site.other_path))
+    want_html = page.evaluate(NORMALISE_HTML, [want["html"]])[0]
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1400, "height": 900})
+    try:
+        static = context.new_page()
+        static.goto(site.url(site.editor_path))
+        root = static.locator("[data-cvb-editor]").first
+        assert root.locator("[data-cvb-hyp]").input_value() == text["hypothesis"]
+        assert root.locator("[data-cvb-hyp]").get_attribute("readonly") is not None
+        assert root.locator("[data-cvb-drawing]").inner_html() == want_html
+    finally:
+        context.close()
+
+
+def test_compact_editor_on_another_page_scores_too(site: editor_site.Site, page: Any) -> None:
+    compact = site.pages_with_compact_editor()
+    if not compact:
+        pytest.skip("the built site has no compact editor yet")
+    page.goto(site.url(compact[0]))
+    root = wait_live(page, "[data-cvb-editor].cvb-editor--compact")
+    root.locator("[data-cvb-hyp]").fill("唔該")
+    page.wait_for_function(
+        "() => document.querySelector('.cvb-editor--compact [data-cvb-live]').textContent.includes('of ')"
+    )
