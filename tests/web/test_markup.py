@@ -1,0 +1,56 @@
+"""The editor's markup template as the generator renders it: Markdown-safe, escaped, usable without JavaScript."""
+
+from __future__ import annotations
+
+import editor_site
+import jinja2
+import pytest
+
+INPUTS = {
+    "reference": "我想claim",
+    "hypothesis": "我想clean",
+    "view_html": '<div class="cvb-view">drawn</div>',
+    "signature": "cvb-scorer:1.0.0|test",
+    "wheel_sha256": "0" * 64,
+    "wheel_name": "cvb_scorer-1.0.0-py3-none-any.whl",
+    "asset_base": "../assets",
+    "max_chars": 20000,
+}
+
+
+def render(**overrides: object) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(editor_site.WEB), undefined=jinja2.StrictUndefined, autoescape=True
+    )
+    return env.get_template("editor.html.j2").render(**{**INPUTS, "compact": False, **overrides})
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_markup_is_one_markdown_html_block(compact: bool) -> None:
+    lines = render(compact=compact).strip("\n").split("\n")
+    assert lines[0].startswith('<div class="cvb-editor') and lines[-1] == "</div>"
+    assert all(line.strip() for line in lines), "a blank line would end the HTML block in Markdown"
+    assert not [line for line in lines if line.startswith((" ", "\t"))], "indented lines read as code"
+
+
+def test_user_text_is_escaped_and_the_drawing_is_not() -> None:
+    html = render(
+        reference="</textarea><script>alert(1)</script>", hypothesis='"><img src=x onerror=alert(2)>'
+    )
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;/textarea&gt;&lt;script&gt;" in html
+    assert '<div class="cvb-view">drawn</div>' in html
+
+
+def test_boxes_are_labelled_and_read_only_until_the_script_mounts() -> None:
+    html = render()
+    assert html.count("<label") == 2 and html.count("<textarea") == 2
+    assert html.count(" readonly") == 2
+    assert 'aria-live="polite"' in html and 'role="status"' in html
+    assert "data-cvb-editor" in html and ' id="' not in html
+
+
+def test_every_input_is_required() -> None:
+    for name in INPUTS:
+        with pytest.raises(jinja2.UndefinedError):
+            render(**{name: jinja2.StrictUndefined(name=name)})
