@@ -1,10 +1,8 @@
 """One pinned Unicode version for every scoring path.
 
 CPython 3.11 ships Unicode 14.0 and Pyodide's CPython 3.14 ships 16.0: thousands of code points change
-category
-between them, so a rule written against the interpreter's own tables would give different numbers on the
-server
-and in the browser. Every lookup goes through ``ud`` below.
+category between them, so a rule written against the interpreter's own tables would give different numbers on
+the server and in the browser. Every lookup goes through ``ud`` below.
 """
 
 from __future__ import annotations

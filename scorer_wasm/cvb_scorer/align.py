@@ -3,12 +3,10 @@ ints,
 with a full edit script.
 
 Tie rule (published; part of the signature as ``diag>del>ins``): walk back from the end of both sequences and
-at
-each cell take the first move that stays on a minimal path, in the order diagonal (match or substitution),
+at each cell take the first move that stays on a minimal path, in the order diagonal (match or substitution),
 then
 deletion (a reference item missing from the hypothesis), then insertion. The rate never depends on the rule;
-only
-the S/D/I split and the drawing do, and this procedure gives the same split on every runtime.
+only the S/D/I split and the drawing do, and this procedure gives the same split on every runtime.
 
 Memory grows with ``len(reference) * len(hypothesis) / 2`` bits (four bit vectors per hypothesis item).
 """
@@ -89,10 +87,19 @@ def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
 
 def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
     """Minimal alignment of two sequences of symbols (characters or tokens) under the published tie rule."""
+    return _align(reference, hypothesis, record=True)
+
+
+def count_edits(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
+    """The S/D/I counts of ``align`` (same tie rule) without building the edit script (``ops`` is empty)."""
+    return _align(reference, hypothesis, record=False)
+
+
+def _align(reference: Sequence[str], hypothesis: Sequence[str], *, record: bool) -> Alignment:
     m, n = len(reference), len(hypothesis)
     # Common ends are cheap and exact. A common suffix is always walked as matches (the diagonal comes first
-    # and
-    # equal items cost nothing). For a common prefix of length p, D[i][j] = |i - j| whenever i <= p or j <= p,
+    # and equal items cost nothing). For a common prefix of length p, D[i][j] = |i - j| whenever i <= p or j
+    # <= p,
     # and D over the rest equals the distance matrix of the stripped texts (a common prefix never changes a
     # distance), so the walk below is the full walk: the bit vectors cover the rest, and the strip is walked
     # with its known values.
@@ -103,60 +110,117 @@ def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
     limit = min(m, n) - suffix
     while prefix < limit and reference[prefix] == hypothesis[prefix]:
         prefix += 1
-    ops, s, d, ins = _walk(reference, hypothesis, prefix, m - suffix, n - suffix)
-    if suffix:
+    ops, s, d, ins = _walk(reference, hypothesis, prefix, m - suffix, n - suffix, record)
+    if suffix and record:
         match = Op.MATCH
         ops.extend((match, m - suffix + k, n - suffix + k) for k in range(suffix))
     return Alignment(tuple(ops), Counts(s, d, ins, m))
 
 
+def _discard(_: tuple[Op, int, int]) -> None:
+    return None
+
+
+@dataclass
+class _Columns:
+    """The bit vectors of one alignment, kept so the next alignment against the same reference can reuse the
+    columns of the hypothesis prefix they share (the editor realigns on every keystroke)."""
+
+    reference: Sequence[str]
+    hypothesis: Sequence[str]
+    peq: dict[str, int]
+    vps: list[int]
+    vns: list[int]
+    hps: list[int]
+    hns: list[int]
+
+
+# Reusing columns only pays for long texts; short clips (corpus scoring) skip the bookkeeping. A few entries
+# (the editor aligns characters and MER tokens alternately) of bounded size (bits kept: 4 x rows x columns).
+_REUSE_MIN_ROWS = 200
+_REUSE_MAX_CELLS = 40_000_000
+_REUSE_ENTRIES = 4
+_recent: list[_Columns] = []
+
+
+def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the common prefix, by binary search on slice equality (each comparison runs in C)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _columns(
+    reference: Sequence[str], hypothesis: Sequence[str]
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Column c (after c hypothesis items): bit r-1 of VP/VN says D[r][c] - D[r-1][c] is +1/-1; bit r-1 of
+    HP/HN says D[r][c] - D[r][c-1] is +1/-1. Column 0 is D[r][0] = r.
+
+    Bits at and above ``len(reference)`` are never read, and no operation here (and, or, xor, add, shift left)
+    lets high bits reach low ones, so vectors are masked only every 16 columns, to keep them from growing.
+    """
+    rows = len(reference)
+    full = (1 << rows) - 1
+    start = 0
+    vps, vns, hps, hns = [full], [0], [0], [0]
+    peq: dict[str, int] | None = None
+    reuse = rows >= _REUSE_MIN_ROWS and rows * len(hypothesis) <= _REUSE_MAX_CELLS
+    if reuse:
+        prev = next((e for e in _recent if len(e.reference) == rows and e.reference == reference), None)
+        if prev is not None:
+            _recent.remove(prev)
+            peq = prev.peq
+            start = _shared_prefix(prev.hypothesis, hypothesis)
+            vps, vns = prev.vps[: start + 1], prev.vns[: start + 1]
+            hps, hns = prev.hps[: start + 1], prev.hns[: start + 1]
+    if peq is None:
+        peq = {}
+        bit = 1
+        for sym in reference:
+            peq[sym] = peq.get(sym, 0) | bit
+            bit <<= 1
+    vp, vn = vps[-1], vns[-1]
+    get = peq.get
+    vps_append, vns_append, hps_append, hns_append = vps.append, vns.append, hps.append, hns.append
+    for c in range(start, len(hypothesis)):
+        eq = get(hypothesis[c], 0)
+        xv = eq | vn
+        xh = (((eq & vp) + vp) ^ vp) | eq
+        hp = vn | (full ^ (xh | vp))
+        hn = vp & xh
+        hps_append(hp)
+        hns_append(hn)
+        hp = (hp << 1) | 1
+        vp = (hn << 1) | (full ^ (xv | hp))
+        vn = hp & xv
+        if not c & 15:
+            vp &= full
+            vn &= full
+        vps_append(vp)
+        vns_append(vn)
+    if reuse:
+        _recent.insert(0, _Columns(reference, hypothesis, peq, vps, vns, hps, hns))
+        del _recent[_REUSE_ENTRIES:]
+    return vps, vns, hps, hns
+
+
 def _walk(
-    reference: Sequence[str], hypothesis: Sequence[str], p: int, m: int, n: int
+    reference: Sequence[str], hypothesis: Sequence[str], p: int, m: int, n: int, record: bool = True
 ) -> tuple[list[tuple[Op, int, int]], int, int, int]:
     """Edit script of ``reference[:m]`` against ``hypothesis[:n]``, whose first ``p`` items are equal, with
-    its
-    S, D and I counts."""
+    its S, D and I counts; ``record=False`` gives the counts only (no script is built)."""
     match, sub, dele, ins = Op.MATCH, Op.SUBSTITUTE, Op.DELETE, Op.INSERT
     ops: list[tuple[Op, int, int]] = []
-    append = ops.append
+    append = ops.append if record else _discard
     n_sub = n_del = n_ins = 0
     i, j = m, n
     if m > p and n > p:
-        rows = m - p
-        peq: dict[str, int] = {}
-        for k in range(rows):
-            sym = reference[p + k]
-            peq[sym] = peq.get(sym, 0) | (1 << k)
-        full = (1 << rows) - 1
-        # Column c (after c items of the stripped hypothesis): bit r-1 of VP/VN says D[r][c] - D[r-1][c] is
-        # +1/-1;
-        # bit r-1 of HP/HN says D[r][c] - D[r][c-1] is +1/-1 (r, c counted after the prefix). Column 0 is
-        # D[r][0] = r. Bits at and above ``rows`` are never read, and no operation here (and, or, xor, add,
-        # shift left) lets high bits reach low ones, so vectors are masked only every 16 columns, to keep them
-        # from growing.
-        vps = [full]
-        vns = [0]
-        hps = [0]
-        hns = [0]
-        vp, vn = full, 0
-        get = peq.get
-        vps_append, vns_append, hps_append, hns_append = vps.append, vns.append, hps.append, hns.append
-        for c in range(n - p):
-            eq = get(hypothesis[p + c], 0)
-            xv = eq | vn
-            xh = (((eq & vp) + vp) ^ vp) | eq
-            hp = vn | (full ^ (xh | vp))
-            hn = vp & xh
-            hps_append(hp)
-            hns_append(hn)
-            hp = (hp << 1) | 1
-            vp = (hn << 1) | (full ^ (xv | hp))
-            vn = hp & xv
-            if not c & 15:
-                vp &= full
-                vn &= full
-            vps_append(vp)
-            vns_append(vn)
+        vps, vns, hps, hns = _columns(reference[p:m], hypothesis[p:n])
 
         # Walk back under the tie rule. Equal items always allow the diagonal at no cost
         # (D[i-1][j-1] == D[i][j]), so only unequal items need the bit vectors.
@@ -188,8 +252,7 @@ def _walk(
                 append((ins, -1, j))
                 n_ins += 1
     # The strip where i <= p or j <= p: D[i][j] = |i - j|, so the diagonal is on a minimal path exactly when
-    # the
-    # items are equal, a deletion when i > j, an insertion when j > i.
+    # the items are equal, a deletion when i > j, an insertion when j > i.
     while i > 0 and j > 0:
         if reference[i - 1] == hypothesis[j - 1]:
             i -= 1

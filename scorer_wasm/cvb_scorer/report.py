@@ -1,6 +1,5 @@
 """Corpus scoring of JSONL files as a report: the data behind ``cvb-score`` (text and ``--json``), kept free
-of
-I/O so the same function runs in the browser and in the parity test."""
+of I/O so the same function runs in the browser and in the parity test."""
 
 from __future__ import annotations
 

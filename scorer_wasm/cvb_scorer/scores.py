@@ -154,8 +154,7 @@ def e2e_score(
 @dataclass(frozen=True)
 class Composite:
     """Core: the core pillars, weights rescaled to 100. Full: every entered pillar; withheld (None) until
-    every
-    entered pillar is final, with the reason as a sentence."""
+    every entered pillar is final, with the reason as a sentence."""
 
     core: float | None
     full: float | None

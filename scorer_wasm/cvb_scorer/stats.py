@@ -4,8 +4,7 @@ Reproducible bit for bit on CPython and in Pyodide: indices are drawn as ``int(r
 ``random.Random(seed)`` (``random()`` is the stream Python documents as reproducible), rates are integer sums
 divided once, and percentiles interpolate linearly between order statistics (Hyndman and Fan type 7, numpy's
 default): position ``p * (R - 1)`` in the sorted resamples. No float ``sum()`` is used (its algorithm changed
-in
-Python 3.12).
+in Python 3.12).
 """
 
 from __future__ import annotations
@@ -82,8 +81,7 @@ def bootstrap_rates(
     """Percentile intervals for several corpus rates (e.g. CER and MER) on ONE shared draw of clips.
 
     ``errors[k][c]`` and ``totals[k][c]`` are rate k's errors and reference tokens for clip c. A resample
-    whose
-    reference tokens sum to 0 counts as rate 0 (no errors) or 1.
+    whose reference tokens sum to 0 counts as rate 0 (no errors) or 1.
     """
     if not errors or len(errors) != len(totals):
         raise StatsError("Pass one list of per-clip errors and one of per-clip totals for each rate.")
@@ -92,15 +90,24 @@ def bootstrap_rates(
         raise StatsError("A bootstrap needs at least one clip; the corpus is empty.")
     if any(len(e) != n or len(t) != n for e, t in zip(errors, totals, strict=True)):
         raise StatsError("Every rate needs one error count and one total per clip, for the same clips.")
+    columns = [c for pair in zip(errors, totals, strict=True) for c in pair]
+    if any(v < 0 for col in columns for v in col):
+        raise StatsError("Error counts and totals must not be negative.")
+    # Every per-clip count goes into one integer, each in its own bit field wide enough that no sum over n
+    # clips can carry into the next field: one integer sum per resample then gives every rate's errors and total.
+    width = max(1, n * max(max(col) for col in columns)).bit_length() + 1
+    mask = (1 << width) - 1
+    packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
+    get = packed.__getitem__
     samples: list[list[float]] = [[] for _ in errors]
     rng = random.Random(seed)
     rnd = rng.random
-    getters = [(e.__getitem__, t.__getitem__) for e, t in zip(errors, totals, strict=True)]
+    fields = range(len(errors))
     for _ in range(resamples):
-        idx = [int(rnd() * n) for _ in range(n)]
-        for k, (eget, tget) in enumerate(getters):
-            err = sum(map(eget, idx))
-            tot = sum(map(tget, idx))
+        total = sum(map(get, [int(rnd() * n) for _ in range(n)]))
+        for k in fields:
+            err = (total >> (width * 2 * k)) & mask
+            tot = (total >> (width * (2 * k + 1))) & mask
             samples[k].append(err / tot if tot else (0.0 if err == 0 else 1.0))
     return [_interval(s, interval, (0.0, 1.0)) for s in samples]
 
@@ -109,8 +116,7 @@ def bootstrap_mean(
     values: Sequence[float], *, resamples: int, seed: int, interval: float, bounds: tuple[float, float] | None
 ) -> Interval:
     """Percentile interval of the mean of per-clip values (e.g. 0-100 scores); ``bounds`` is the scale, used
-    to
-    flag a collapse at a ceiling or floor."""
+    to flag a collapse at a ceiling or floor."""
     n = len(values)
     if n == 0:
         raise StatsError("A bootstrap needs at least one value.")

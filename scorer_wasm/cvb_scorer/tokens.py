@@ -30,14 +30,16 @@ HAN_RANGES: tuple[tuple[int, int], ...] = (
 )
 
 # Characters written in Hong Kong Cantonese but not in Standard Written Chinese: particles, pronouns, verbs
-# and
-# the like. The per-class breakdown reports them apart from other Han characters, because a recogniser trained
-# on
-# Mandarin text fails exactly here.
+# and the like. The per-class breakdown reports them apart from other Han characters, because a recogniser
+# trained on Mandarin text fails exactly here.
 CANTONESE_CHARS = frozenset(
     "咗嘅啲冇嘢喺哋佢乜嚟睇諗啱瞓攰嗰餸㗎𨋢噉咁嘞喇啩囉吖啫咩噃喎嚿揸攞擰嬲嗌咪冧揼掟氹嘥嚡嘈嚫噏嘜嗱嚹啖"
     "嘍喐唔咋嗮晒吓搵揾𠮶𡃉嚕嗯喱噚尋埋嘢囖嘑啦咧噶咯嘛喔呀"
 )
+
+
+# The same blocks as a regular-expression character class.
+HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES)
 
 
 class TokenClass(enum.Enum):
@@ -67,8 +69,7 @@ def is_han(ch: str) -> bool:
 
 
 # Class codes: one letter per character, so whole strings are classified by ``str.translate`` and runs found
-# by
-# regular expressions (both run in C). Upper case: a class; ``M``: a combining mark; ``.``/``%`` may join
+# by regular expressions (both run in C). Upper case: a class; ``M``: a combining mark; ``.``/``%`` may join
 # digits.
 _CODE_OF = {
     TokenClass.HAN: "H",
@@ -110,6 +111,9 @@ class _CodeTable(dict[int, str]):
 
 
 _CODES = _CodeTable()
+_NOT_HAN = re.compile(f"[^{HAN_CLASS}]")
+_CANTONESE_RE = re.compile("[" + "".join(sorted(CANTONESE_CHARS)) + "]")
+_NOT_C = re.compile("[^C]")
 
 
 def class_code(ch: str) -> str:
@@ -141,6 +145,9 @@ def class_codes(text: str) -> str:
     a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
     single-character class, so tokenisation keeps it with its base). ``.`` between digits and ``%`` after a
     digit are digits."""
+    if _NOT_HAN.search(text) is None:
+        # All Han (the common case after normalisation): two passes in C instead of a lookup per character.
+        return _NOT_C.sub("H", _CANTONESE_RE.sub("C", text))
     codes = text.translate(_CODES)
     if "M" in codes:
         codes = _LEADING_MARKS.sub(_leading_marks, codes)

@@ -233,8 +233,8 @@ def build_html(clip: ClipScore, ops: list[tuple[Op, str, str]], sig: str) -> str
 @lru_cache(maxsize=64)
 def _as_normalised(reference: str) -> Normalised:
     # A reference already normalised (e.g. shown on the page as folded) is taken as is, but still cleaned so
-    # odd
-    # input cannot break the drawing; normalisation is idempotent, so a truly normalised text is unchanged.
+    # odd input cannot break the drawing; normalisation is idempotent, so a truly normalised text is
+    # unchanged.
     norm = normalise_hypothesis(reference)
     return Normalised(reference, norm.text, norm.cer)
 

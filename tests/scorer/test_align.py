@@ -160,3 +160,23 @@ def test_long_alignment_is_exact() -> None:
     al = align(ref, hyp)
     assert al.distance == Levenshtein.distance(ref, hyp)
     assert rebuild(ref, hyp, al) == hyp
+
+
+def test_realigning_after_keystrokes_equals_a_fresh_alignment() -> None:
+    # The editor realigns on every keystroke; columns shared with the previous hypothesis are reused, and the
+    # result must not depend on that.
+    import cvb_scorer.align as module
+
+    rng = random.Random(11)
+    ref = "".join(rng.choice("唔該埋單好嘅咗ab") for _ in range(800))
+    hyp = list(ref)
+    for _ in range(60):
+        pos = rng.randrange(len(hyp))
+        if rng.random() < 0.5:
+            hyp.insert(pos, rng.choice("唔該x"))
+        else:
+            del hyp[pos]
+        text = "".join(hyp)
+        warm = align(ref, text)
+        module._recent.clear()
+        assert align(ref, text) == warm

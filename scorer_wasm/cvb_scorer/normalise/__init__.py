@@ -3,8 +3,7 @@
 Both sides go through the same rules, in the order of ``RULES``; only the reference is script-folded. The
 hypothesis is never folded to Traditional: Simplified output is charged, and the diagnostics say how much of
 the error it was. Every rule is a small function here and a row of ``RULES``, which the methodology page
-renders
-(with examples that the tests check against the code).
+renders (with examples that the tests check against the code).
 
 Normalisation never raises on any string and is idempotent: normalising a normalised text changes nothing.
 """

@@ -8,7 +8,7 @@ from functools import cache
 
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.tokens import class_code
+from cvb_scorer.tokens import HAN_CLASS, class_code
 
 SPACE = " "
 _WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
@@ -40,9 +40,14 @@ class _CleanupTable(dict[int, "str | None"]):
 _CLEANUP = _CleanupTable()
 
 
+# Printable ASCII, CJK punctuation, full-width forms and the Han blocks: none is a control, format or space
+# character other than the ASCII space, so a text made only of them needs no cleanup pass.
+_NEEDS_CLEANUP = re.compile(f"[^\x20-\x7e\u3001-\u303f\uff01-\uff5e{HAN_CLASS}]")
+
+
 def clean_unicode(text: str) -> str:
     """Drop control and format characters and lone surrogates; every kind of whitespace becomes a space."""
-    if text.isascii() and text.isprintable():
+    if _NEEDS_CLEANUP.search(text) is None:
         return text
     return text.translate(_CLEANUP)
 
@@ -61,8 +66,15 @@ def _variant_table() -> dict[int, str]:
     return {ord(k): v for k, v in charsets().variants.items()}
 
 
+@cache
+def _variant_chars() -> frozenset[str]:
+    return frozenset(charsets().variants)
+
+
 def fold_variants(text: str) -> str:
     """Fold HK/TW glyph variants (說/説, 溫/温, 戶/户 ...) to one form on both sides."""
+    if _variant_chars().isdisjoint(text):
+        return text
     return text.translate(_variant_table())
 
 
@@ -89,9 +101,14 @@ def _lower_table() -> dict[int, str]:
     return table
 
 
+_UPPER_CANDIDATE = re.compile("[A-Z\u00c0-\u024f]")
+
+
 def lowercase_latin(text: str) -> str:
     if text.isascii():
         return text.lower()
+    if _UPPER_CANDIDATE.search(text) is None:
+        return text
     return text.translate(_lower_table())
 
 
@@ -110,7 +127,7 @@ class _GapTable(dict[int, str]):
 
 
 _GAPS = _GapTable()
-_GAP_RUN = re.compile(" +")
+_GAP_CANDIDATE = re.compile(f"[^0-9A-Za-z{HAN_CLASS}]")
 
 
 def strip_punctuation(text: str) -> str:
@@ -121,16 +138,23 @@ def strip_punctuation(text: str) -> str:
     point;
     ``%`` right after a numeral is a percent sign.
     """
-    # Same length as ``text``, with every gap character replaced by a space, so positions carry over.
-    shape = text.translate(_GAPS)
-    if " " not in shape:
+    # Gap runs: only characters outside ASCII letters, digits and Han can be gaps, so only they are looked up.
+    gaps = _GAPS
+    spans: list[list[int]] = []
+    for cand in _GAP_CANDIDATE.finditer(text):
+        k = cand.start()
+        if gaps[ord(text[k])] == SPACE:
+            if spans and spans[-1][1] == k:
+                spans[-1][1] = k + 1
+            else:
+                spans.append([k, k + 1])
+    if not spans:
         return text
     out: list[str] = []
     n = len(text)
     pos = 0
     last = ""  # last character written
-    for gap_match in _GAP_RUN.finditer(shape):
-        i, j = gap_match.span()
+    for i, j in spans:
         if i > pos:
             out.append(text[pos:i])
             last = text[i - 1]
