@@ -4,6 +4,7 @@ real WebSocket connections on loopback."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import socket
 import subprocess
@@ -92,7 +93,9 @@ async def text_frames(ws: Any, count: int) -> list[dict[str, Any]]:
 
 
 def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+    # In a thread of its own: another test in this process (Playwright's sync API) may own a running loop.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.mark.parametrize("pillar", ["asr", "llm"])
