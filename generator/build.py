@@ -83,8 +83,14 @@ def _placeholder_fragments() -> Fragments:
     return Fragments(python_server="", node_server="", editor="", normalisation_rows=[], scorer_signature="")
 
 
-def build_site(layout: Layout, *, out: Path | None = None, config_dir: Path | None = None) -> Path:
-    """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was."""
+def build_site(
+    layout: Layout, *, out: Path | None = None, config_dir: Path | None = None, site_url: str | None = None
+) -> Path:
+    """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was.
+
+    `site_url` defaults to the config's public base URL. Serving the site elsewhere (a loopback port) needs that
+    address instead: mkdocs-material keeps site_url's port when it decides which links are the site's own.
+    """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
     rendered = render_all(layout, config_dir=config_dir)
@@ -97,7 +103,14 @@ def build_site(layout: Layout, *, out: Path | None = None, config_dir: Path | No
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered)
         site = work / "site"
-        _run_mkdocs(layout, docs=docs, site=site, work=work)
+        _run_mkdocs(
+            layout,
+            docs=docs,
+            site=site,
+            work=work,
+            site_name=rendered.config.platform.programme.name,
+            site_url=site_url or rendered.config.platform.urls.base + "/",
+        )
         (site / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         _swap(site, target)
     finally:
@@ -147,12 +160,14 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path) -> None:
+def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name: str, site_url: str) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config as load_mkdocs_config
     from mkdocs.exceptions import Abort
 
     settings: dict[str, Any] = yaml.safe_load(layout.mkdocs_config.read_text(encoding="utf-8"))
+    settings["site_name"] = site_name
+    settings["site_url"] = site_url
     settings["docs_dir"] = str(docs)
     settings["site_dir"] = str(site)
     settings["theme"]["custom_dir"] = str(layout.root / settings["theme"]["custom_dir"])

@@ -21,7 +21,7 @@ def _build(args: argparse.Namespace, layout: Layout) -> int:
     from generator.build import build_site
 
     started = time.perf_counter()
-    target = build_site(layout, out=args.out, config_dir=args.config)
+    target = build_site(layout, out=args.out, config_dir=args.config, site_url=args.site_url)
     print(f"Built {target} in {time.perf_counter() - started:.1f} s.")
     return 0
 
@@ -73,7 +73,8 @@ def _watched_state(layout: Layout) -> dict[Path, float]:
 def _serve(args: argparse.Namespace, layout: Layout) -> int:
     from generator.build import build_site
 
-    target = build_site(layout, out=args.out, config_dir=args.config)
+    site_url = f"http://127.0.0.1:{args.port}/"
+    target = build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(target))
     handler.extensions_map = {  # type: ignore[attr-defined]
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -93,7 +94,7 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
             if now != seen:
                 seen = now
                 try:
-                    build_site(layout, out=args.out, config_dir=args.config)
+                    build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
                     print("Rebuilt.")
                 except (ConfigError, FileNotFoundError) as exc:
                     print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
@@ -110,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build site/ (pages, editor, kit) atomically")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: site/)")
+    build.add_argument(
+        "--site-url",
+        default=None,
+        help="the address the site will be served from (default: the config's urls.base)",
+    )
     sub.add_parser("check", help="fail if a published number did not come from the config")
     serve = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
     serve.add_argument("--out", type=Path, default=None)

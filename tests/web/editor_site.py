@@ -178,7 +178,18 @@ def build(out: Path, port: int) -> None:
     # A stand-in wheel only makes sense on the stand-in site; the real build always takes build/wheels/.
     if (ROOT / "generator" / "cli.py").is_file() and "CVB_EDITOR_WHEELS" not in os.environ:
         subprocess.run(
-            [str(ROOT / ".venv" / "bin" / "cvb"), "build", "--out", str(out)], check=True, cwd=ROOT
+            # The served address, not the public one: instant navigation only treats links on site_url's port as
+            # the site's own.
+            [
+                str(ROOT / ".venv" / "bin" / "cvb"),
+                "build",
+                "--out",
+                str(out),
+                "--site-url",
+                f"http://127.0.0.1:{port}/",
+            ],
+            check=True,
+            cwd=ROOT,
         )
         localise_sitemap(out, port)
     else:
