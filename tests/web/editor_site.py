@@ -191,25 +191,8 @@ def build(out: Path, port: int) -> None:
             check=True,
             cwd=ROOT,
         )
-        localise_sitemap(out, port)
     else:
         assemble(out, port)
-
-
-def localise_sitemap(site: Path, port: int) -> None:
-    """Point the sitemap at the loopback origin, as it points at the real origin once deployed.
-
-    mkdocs-material's instant navigation only intercepts links listed in sitemap.xml, and it matches them after
-    swapping in the page's protocol and host but not its port; a site_url on https:443 therefore never matches
-    a test server on 127.0.0.1:<port>, and every click would be a full reload.
-    """
-    settings = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    site_url = str(settings["site_url"]).rstrip("/") + "/"
-    sitemap = site / "sitemap.xml"
-    sitemap.write_text(
-        sitemap.read_text(encoding="utf-8").replace(f"<loc>{site_url}", f"<loc>http://127.0.0.1:{port}/"),
-        encoding="utf-8",
-    )
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
