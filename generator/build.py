@@ -94,6 +94,9 @@ def build_site(
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
     rendered = render_all(layout, config_dir=config_dir)
+    stale = scorer_bridge.stale_wheel_problem(rendered.extra["wheel"], scoring_rules_json(rendered.config))
+    if stale:
+        raise StaleWheelError(stale)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".cvb-build-", dir=target.parent))
     try:
@@ -145,6 +148,10 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     kit.mkdir()
     (kit / "server.py").write_text(rendered.kit["python_server"], encoding="utf-8")
     (kit / "server.mjs").write_text(rendered.kit["node_server"], encoding="utf-8")
+
+
+class StaleWheelError(RuntimeError):
+    """The scorer wheel carries scoring rules other than the config's."""
 
 
 class SiteGeneratorError(RuntimeError):

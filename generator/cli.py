@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator.build import SiteGeneratorError
+from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.rules_export import scoring_rules_json
@@ -130,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (FileNotFoundError, SiteGeneratorError) as exc:
+    except (FileNotFoundError, SiteGeneratorError, StaleWheelError) as exc:
         print(f"cvb {args.command}: {exc}", file=sys.stderr)
         return 2
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,33 @@ def find_wheel(wheels: Path) -> ScorerWheel:
             f"Expected exactly one scorer wheel in {wheels}, found {len(found)}; run `make wheel` to build it."
         )
     return ScorerWheel(found[0], hashlib.sha256(found[0].read_bytes()).hexdigest())
+
+
+PACKAGED_RULES = "cvb_scorer/scoring_rules.json"
+
+
+def packaged_rules(wheel: ScorerWheel) -> str:
+    with zipfile.ZipFile(wheel.path) as archive:
+        try:
+            return archive.read(PACKAGED_RULES).decode("utf-8")
+        except KeyError:
+            raise FileNotFoundError(
+                f"{wheel.path.name} carries no {PACKAGED_RULES}; run `make wheel`."
+            ) from None
+
+
+def stale_wheel_problem(wheel: ScorerWheel, expected_rules: str) -> str | None:
+    """A sentence if the wheel (served to browsers) or the installed scorer (used for the build's pre-render)
+    carries scoring rules other than the config's; None when all three agree."""
+    from importlib.resources import files
+
+    installed = files("cvb_scorer").joinpath("scoring_rules.json").read_text(encoding="utf-8")
+    if packaged_rules(wheel) != expected_rules or installed != expected_rules:
+        return (
+            "The scorer wheel was built from other scoring rules than platform_config/ now holds, so its signature "
+            "and scores would disagree with the pages; run `make site`, which rebuilds the wheel first."
+        )
+    return None
 
 
 def normalisation_rows() -> list[dict[str, str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import SiteGeneratorError, build_site
+from generator.build import SiteGeneratorError, StaleWheelError, build_site
 from generator.config import ConfigError
 from generator.paths import Layout
 from tests.generator.conftest import project_copy
@@ -85,3 +85,16 @@ def test_a_failure_inside_the_site_generator_leaves_the_previous_site_untouched(
         build_site(layout, out=out)
     assert fingerprint(out) == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".cvb-build-")] == []
+
+
+def test_a_wheel_built_from_other_scoring_rules_is_refused(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    out = tmp_path / "site"
+    scoring = layout.config / "scoring.yaml"
+    scoring.write_text(
+        scoring.read_text(encoding="utf-8").replace("bootstrap_seed: 20260924", "bootstrap_seed: 7"),
+        encoding="utf-8",
+    )
+    with pytest.raises(StaleWheelError, match="run `make site`"):
+        build_site(layout, out=out)
+    assert not out.exists()
