@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 TIE_RULE = "diag>del>ins"
 
@@ -27,9 +28,9 @@ class Op(enum.Enum):
     INSERT = "insert"
 
 
-@dataclass(frozen=True)
-class Counts:
-    """Substitutions, deletions, insertions and reference length. ``errors`` = S + D + I."""
+class Counts(NamedTuple):
+    """Substitutions, deletions, insertions and reference length. ``errors`` = S + D + I. (A named tuple:
+    immutable like the other results, and cheap to make once per clip.)"""
 
     S: int = 0
     D: int = 0
@@ -40,7 +41,7 @@ class Counts:
     def errors(self) -> int:
         return self.S + self.D + self.I
 
-    def __add__(self, other: Counts) -> Counts:
+    def plus(self, other: Counts) -> Counts:
         return Counts(self.S + other.S, self.D + other.D, self.I + other.I, self.N + other.N)
 
 
@@ -141,6 +142,11 @@ _REUSE_MIN_ROWS = 200
 _REUSE_MAX_CELLS = 40_000_000
 _REUSE_ENTRIES = 4
 _recent: list[_Columns] = []
+
+
+def clear_cache() -> None:
+    """Forget the columns kept for reuse (results never depend on them; benchmarks time cold alignments)."""
+    _recent.clear()
 
 
 def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:

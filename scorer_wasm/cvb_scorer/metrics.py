@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from cvb_scorer.align import Alignment, Counts, Op, align, count_edits
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
@@ -64,8 +64,16 @@ class ClipScore:
     mer_alignment: Alignment
     ref_tokens: tuple[str, ...]
     hyp_tokens: tuple[str, ...]
-    by_class: Mapping[TokenClass, ClassCounts]
-    simplified: SimplifiedCost
+
+    # Diagnostics are computed on first use: corpus scoring does not need them for every clip.
+    @cached_property
+    def by_class(self) -> Mapping[TokenClass, ClassCounts]:
+        ref = self.reference.cer
+        return by_class(ref, self.hypothesis.cer, self.cer_alignment, ref_codes=_upper_codes(ref))
+
+    @cached_property
+    def simplified(self) -> SimplifiedCost:
+        return simplified_cost(self.reference.cer, self.hypothesis.cer, self.cer_alignment)
 
     @property
     def cer_counts(self) -> Counts:
@@ -155,8 +163,6 @@ def score_normalised(
         mer_alignment=mer_alignment,
         ref_tokens=ref_tokens,
         hyp_tokens=hyp_tokens,
-        by_class=by_class(ref.cer, hyp.cer, cer_alignment, ref_codes=_upper_codes(ref.cer)),
-        simplified=simplified_cost(ref.cer, hyp.cer, cer_alignment),
     )
 
 
@@ -190,9 +196,11 @@ class CorpusScore:
 def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
     """Score (id, reference, hypothesis or None) triples at corpus level."""
     clips = tuple(score_clip(cid, ref, hyp) for cid, ref, hyp in pairs)
-    cer_total = Counts()
-    mer_total = Counts()
+    totals = [0] * 8
     for clip in clips:
-        cer_total = cer_total + clip.cer_counts
-        mer_total = mer_total + clip.mer_counts
-    return CorpusScore(clips, cer_total, mer_total, sum(1 for c in clips if c.has_hypothesis))
+        c, m = clip.cer_counts, clip.mer_counts
+        for k, v in enumerate((c.S, c.D, c.I, c.N, m.S, m.D, m.I, m.N)):
+            totals[k] += v
+    return CorpusScore(
+        clips, Counts(*totals[:4]), Counts(*totals[4:]), sum(1 for c in clips if c.has_hypothesis)
+    )
