@@ -19,7 +19,6 @@ const engine = {
   error: "",
   sha256: "",
   verified: false,
-  signature: "",
   nextId: 1,
   waiting: new Map(), // id -> {resolve, reject}
   editors: new Set(),
@@ -53,7 +52,6 @@ const engine = {
         this.state = "ready";
         this.sha256 = message.sha256;
         this.verified = message.verified;
-        this.signature = message.signature;
         performance.mark("cvb:engine-ready");
         this.broadcast();
         break;
@@ -152,6 +150,7 @@ class Editor {
       box.addEventListener("focus", () => engine.start(), { once: true });
     }
     root.dataset.cvbState = "mounted";
+    performance.mark("cvb:mounted");
     engine.editors.add(this);
     this.engineChanged();
   }
@@ -221,6 +220,7 @@ class Editor {
   }
 
   draw(reference, hypothesis, message) {
+    const started = performance.now();
     const view = JSON.parse(message.json);
     this.view.replaceChildren(inertFragment(view.html));
     this.view.classList.remove("cvb-editor__drawing--stale");
@@ -238,7 +238,9 @@ class Editor {
       this.showStatus();
     }
     this.root.dispatchEvent(
-      new CustomEvent("cvb:rendered", { detail: { reference, hypothesis, view, workerMs: message.ms } }),
+      new CustomEvent("cvb:rendered", {
+        detail: { reference, hypothesis, view, workerMs: message.ms, drawMs: performance.now() - started },
+      }),
     );
   }
 

@@ -5,7 +5,7 @@
 //
 // Messages in:  {type: "render", id, reference, hypothesis}
 // Messages out: {type: "progress", stage, text}
-//               {type: "ready", sha256, verified, signature, ms}
+//               {type: "ready", sha256, verified, ms}
 //               {type: "result", id, json, ms}
 //               {type: "error", id?, message}
 
@@ -34,6 +34,10 @@ async function fetchManifest() {
   return manifest;
 }
 
+function wheelURLs(manifest) {
+  return [...new Set([manifest.scorer, ...(manifest.packages ?? [])])].map((name) => new URL(name, WHEELS_DIR).href);
+}
+
 // The page promises the sha256 of the wheel in use, so hash the bytes this browser actually received.
 // crypto.subtle exists only in secure contexts (https or localhost); elsewhere say so rather than pretend.
 async function verifyScorer(url, expected) {
@@ -58,23 +62,24 @@ async function boot() {
   const started = performance.now();
   progress("runtime", "Loading the Python runtime (Pyodide)…");
   const manifestPromise = fetchManifest();
+  // The wheels are small, but fetching them while Pyodide compiles takes them off the critical path;
+  // loadPackage and the hash check below then read them from the HTTP cache.
+  manifestPromise.then((manifest) => Promise.all(wheelURLs(manifest).map((url) => fetch(url)))).catch(() => {});
   const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
   const pyodide = await loadPyodide({ indexURL: PYODIDE_DIR.href, fullStdLib: false });
 
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
   const scorerURL = new URL(manifest.scorer, WHEELS_DIR).href;
-  const names = [...new Set([manifest.scorer, ...(manifest.packages ?? [])])];
   const [check] = await Promise.all([
     verifyScorer(scorerURL, manifest.sha256),
     // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
     pyodide.loadPackage(
-      names.map((name) => new URL(name, WHEELS_DIR).href),
+      wheelURLs(manifest),
       { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
     ),
   ]);
 
-  progress("fold", "Preparing the Cantonese reference fold…");
   pyodide.runPython(`
 from cvb_scorer.view import render_view as _cvb_render_view
 
@@ -82,17 +87,29 @@ def _cvb_render(reference, hypothesis):
     return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_json()
 `);
   const render = pyodide.globals.get("_cvb_render");
-  // A Simplified character in the reference makes the scorer build its OpenCC converter now (about 0.6 s)
-  // instead of on the entrant's first keystroke.
-  const warm = JSON.parse(render("這个", ""));
-  return { render, sha256: check.sha256, verified: check.verified, signature: warm.signature, started };
+  return { render, sha256: check.sha256, verified: check.verified, started };
+}
+
+// A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
+// Pyodide). The sample needs none, so the first drawing is not held up by it; it is built right after,
+// while the entrant is still reading, instead of on their first pasted Simplified text.
+let warmed = false;
+function warmAfterFirstAnswer(engine) {
+  if (warmed) return;
+  warmed = true;
+  setTimeout(() => {
+    try {
+      engine.render("這个", "");
+    } catch {
+      // A failure here will surface, with its message, on the render that needs the converter.
+    }
+  }, 0);
 }
 
 const ready = boot();
 
 ready.then(
-  ({ sha256, verified, signature, started }) =>
-    postMessage({ type: "ready", sha256, verified, signature, ms: performance.now() - started }),
+  ({ sha256, verified, started }) => postMessage({ type: "ready", sha256, verified, ms: performance.now() - started }),
   (error) => postMessage({ type: "error", message: String(error?.message ?? error) }),
 );
 
@@ -109,6 +126,7 @@ onmessage = async (event) => {
   try {
     const json = engine.render(String(reference), String(hypothesis));
     postMessage({ type: "result", id, json, ms: performance.now() - t0 });
+    warmAfterFirstAnswer(engine);
   } catch (error) {
     postMessage({ type: "error", id, message: String(error?.message ?? error) });
   }
