@@ -54,9 +54,9 @@ def _rules(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
-def _watched_state(layout: Layout) -> dict[Path, float]:
+def _watched_state(layout: Layout, config: Path) -> dict[Path, float]:
     roots = [
-        layout.config,
+        config,
         layout.root / "docs",
         layout.kit_templates,
         layout.editor_web,
@@ -86,17 +86,18 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     print(
         f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes."
     )
-    seen = _watched_state(layout)
+    config_dir = args.config or layout.config
+    seen = _watched_state(layout, config_dir)
     try:
         while True:
             time.sleep(1)
-            now = _watched_state(layout)
+            now = _watched_state(layout, config_dir)
             if now != seen:
                 seen = now
                 try:
                     build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
-                    print("Rebuilt.")
-                except (ConfigError, FileNotFoundError) as exc:
+                    print("Rebuilt.", flush=True)
+                except (ConfigError, FileNotFoundError, SiteGeneratorError, StaleWheelError) as exc:
                     print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
     except KeyboardInterrupt:
         server.shutdown()

@@ -1,0 +1,76 @@
+"""`cvb` as an organiser uses it: check, build, and serve with a rebuild when the config changes."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from generator.paths import Layout
+from tests.generator.conftest import project_copy
+
+CVB = str(Layout().root / ".venv" / "bin" / "cvb")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return str(response.read().decode("utf-8"))
+
+
+def test_a_bad_config_exits_non_zero_with_the_located_sentence(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    rounds = layout.config / "rounds.yaml"
+    rounds.write_text(
+        rounds.read_text(encoding="utf-8").replace("pool_size: 56", "pool_size: 20"), encoding="utf-8"
+    )
+    result = subprocess.run(
+        [CVB, "--config", str(layout.config), "build", "--out", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert (
+        f"{layout.config / 'rounds.yaml'}, line 3, key draw.size: a draw of 30 clips cannot come from a pool of 20."
+        in result.stderr
+    )
+    assert not (tmp_path / "site").exists()
+
+
+def test_serve_rebuilds_when_the_config_changes(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    port = free_port()
+    out = tmp_path / "site"
+    server = subprocess.Popen(
+        [CVB, "--config", str(layout.config), "serve", "--out", str(out), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        assert "Serving" in server.stdout.readline()
+        url = f"http://127.0.0.1:{port}/integration/"
+        assert "max(3000, duration_ms" in fetch(url)
+        protocol = layout.config / "protocol.yaml"
+        protocol.write_text(
+            protocol.read_text(encoding="utf-8").replace("floor_ms: 3000", "floor_ms: 4000"), encoding="utf-8"
+        )
+        deadline = time.monotonic() + 30
+        page = ""
+        while time.monotonic() < deadline:
+            page = fetch(url)
+            if "max(4000, duration_ms" in page:
+                break
+            time.sleep(0.5)
+        assert "max(4000, duration_ms" in page and "max(3000, duration_ms" not in page
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
