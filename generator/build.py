@@ -105,6 +105,7 @@ def build_site(
         for name, text in rendered.pages.items():
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered)
+        (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         site = work / "site"
         _run_mkdocs(
             layout,
@@ -114,7 +115,6 @@ def build_site(
             site_name=rendered.config.platform.programme.name,
             site_url=site_url or rendered.config.platform.urls.base + "/",
         )
-        (site / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         _swap(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
