@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
 TIE_RULE = "diag>del>ins"
@@ -144,6 +145,30 @@ _REUSE_ENTRIES = 4
 _recent: list[_Columns] = []
 
 
+def _match_run(a: Sequence[str], b: Sequence[str], i: int, j: int) -> int:
+    """How many items end both ``a[:i]`` and ``b[:j]`` alike (at least 1 when called): a gallop then a binary
+    search on slice equality, so each comparison runs in C. Short runs (most of them) are counted directly."""
+    limit = min(i, j)
+    k = 1
+    while k < limit and k < 8:
+        if a[i - 1 - k] != b[j - 1 - k]:
+            return k
+        k += 1
+    if k == limit:
+        return k
+    lo, step = k, k * 2
+    while step <= limit and a[i - step : i] == b[j - step : j]:
+        lo, step = step, step * 2
+    hi = min(step, limit + 1)  # a[i-hi:i] != b[j-hi:j] or hi > limit
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[i - mid : i] == b[j - mid : j]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def clear_cache() -> None:
     """Forget the columns kept for reuse (results never depend on them; benchmarks time cold alignments)."""
     _recent.clear()
@@ -232,9 +257,19 @@ def _walk(
         # (D[i-1][j-1] == D[i][j]), so only unequal items need the bit vectors.
         while i > p and j > p:
             if reference[i - 1] == hypothesis[j - 1]:
-                i -= 1
-                j -= 1
-                append((match, i, j))
+                # A run of equal items is all diagonals under the rule; take it in one step.
+                k = _match_run(reference, hypothesis, i, j)
+                if record:
+                    ops.extend(
+                        zip(
+                            repeat(match, k),
+                            range(i - 1, i - k - 1, -1),
+                            range(j - 1, j - k - 1, -1),
+                            strict=True,
+                        )
+                    )
+                i -= k
+                j -= k
                 continue
             r, c = i - p, j - p
             b = 1 << (r - 1)
@@ -261,9 +296,18 @@ def _walk(
     # the items are equal, a deletion when i > j, an insertion when j > i.
     while i > 0 and j > 0:
         if reference[i - 1] == hypothesis[j - 1]:
-            i -= 1
-            j -= 1
-            append((match, i, j))
+            k = _match_run(reference, hypothesis, i, j)
+            if record:
+                ops.extend(
+                    zip(
+                        repeat(match, k),
+                        range(i - 1, i - k - 1, -1),
+                        range(j - 1, j - k - 1, -1),
+                        strict=True,
+                    )
+                )
+            i -= k
+            j -= k
         elif i > j:
             i -= 1
             append((dele, i, -1))

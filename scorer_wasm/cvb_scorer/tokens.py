@@ -185,6 +185,7 @@ def mer_tokens(text: str) -> list[Token]:
 
 
 _MULTI = re.compile("[^HCO]")
+_RUN_TOKEN = re.compile(r"L+|D+|[HCO][hco]+")
 
 
 def mer_token_texts(text: str) -> list[str]:
@@ -193,4 +194,14 @@ def mer_token_texts(text: str) -> list[str]:
     codes = class_codes(text)
     if _MULTI.search(codes) is None:
         return list(text)
-    return [text[s:e] for s, e in map(re.Match.span, _TOKEN.finditer(codes))]
+    # Only Latin and digit runs and marked characters span several characters; everything between them is one
+    # token per character, taken in one C-level step.
+    out: list[str] = []
+    pos = 0
+    for s, e in map(re.Match.span, _RUN_TOKEN.finditer(codes)):
+        if s > pos:
+            out.extend(text[pos:s].replace(" ", ""))
+        out.append(text[s:e])
+        pos = e
+    out.extend(text[pos:].replace(" ", ""))
+    return out

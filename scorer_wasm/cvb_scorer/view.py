@@ -12,10 +12,11 @@ so it can appear more than once on a page.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
+from html import escape as _html_escape
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -26,6 +27,14 @@ from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_ref
 from cvb_scorer.rules import ScoringRules, load_packaged_rules
 from cvb_scorer.signature import signature
 from cvb_scorer.tokens import TOKEN_CLASS_LABELS, TokenClass
+
+_NEEDS_ESCAPE = re.compile("[&<>\"']")
+
+
+def escape(text: str) -> str:
+    """``html.escape`` (quotes included), skipped for the many runs that hold no special character."""
+    return _html_escape(text) if _NEEDS_ESCAPE.search(text) else text
+
 
 VIEW_CLASSES = (TokenClass.HAN, TokenClass.CANTONESE, TokenClass.LATIN, TokenClass.DIGIT)
 

@@ -6,6 +6,8 @@ import itertools
 
 import pytest
 from cvb_scorer.tokens import HAN_RANGES, TokenClass, char_classes, is_han, mer_token_texts, mer_tokens
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(
@@ -62,3 +64,9 @@ def test_cantonese_specific_characters_have_their_own_class() -> None:
 def test_tokens_cover_every_character() -> None:
     text = "我哋 iphone 15 pro 3.5% アイ\u0301字😀"
     assert "".join(t.text for t in mer_tokens(text)) == text.replace(" ", "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1.%字佢 ア\u0301é9")), max_size=40) | st.text(max_size=40))
+def test_token_texts_equal_the_tokens(text: str) -> None:
+    assert mer_token_texts(text) == [t.text for t in mer_tokens(text)]
