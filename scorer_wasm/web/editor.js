@@ -54,6 +54,7 @@ const engine = {
         this.verified = message.verified;
         performance.mark("cvb:engine-ready");
         this.broadcast();
+        keepForOffline(message.serviceWorker, message.resources);
         break;
       case "result": {
         const waiter = this.waiting.get(message.id);
@@ -96,6 +97,25 @@ const engine = {
     }
   },
 };
+
+// Offline after the first visit: the site's service worker (when the build ships one) keeps a copy of this
+// page and of everything the editor loaded. Registered only once Python is up, so a visitor who never reaches
+// the editor never stores the 13 MB runtime.
+async function keepForOffline(serviceWorkerURL, workerResources) {
+  if (!serviceWorkerURL || !("serviceWorker" in navigator)) return;
+  try {
+    await navigator.serviceWorker.register(serviceWorkerURL);
+    const registration = await navigator.serviceWorker.ready;
+    const urls = [
+      location.href.split("#")[0],
+      ...performance.getEntriesByType("resource").map((entry) => entry.name),
+      ...(workerResources ?? []),
+    ].filter((url) => new URL(url).origin === location.origin);
+    registration.active?.postMessage({ type: "keep", urls: [...new Set(urls)] });
+  } catch (error) {
+    console.info(`The editor will not work offline: ${error.message}`);
+  }
+}
 
 // Defence in depth: the scorer escapes every character it draws, but a drawing is never allowed to carry
 // active content even if that ever regressed.

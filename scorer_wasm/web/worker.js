@@ -5,7 +5,7 @@
 //
 // Messages in:  {type: "render", id, reference, hypothesis}
 // Messages out: {type: "progress", stage, text}
-//               {type: "ready", sha256, verified, ms}
+//               {type: "ready", sha256, verified, ms, serviceWorker, resources}
 //               {type: "result", id, json, ms}
 //               {type: "error", id?, message}
 
@@ -87,7 +87,8 @@ def _cvb_render(reference, hypothesis):
     return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_json()
 `);
   const render = pyodide.globals.get("_cvb_render");
-  return { render, sha256: check.sha256, verified: check.verified, started };
+  const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
+  return { render, sha256: check.sha256, verified: check.verified, started, serviceWorker };
 }
 
 // A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
@@ -109,7 +110,16 @@ function warmAfterFirstAnswer(engine) {
 const ready = boot();
 
 ready.then(
-  ({ sha256, verified, started }) => postMessage({ type: "ready", sha256, verified, ms: performance.now() - started }),
+  ({ sha256, verified, started, serviceWorker }) =>
+    postMessage({
+      type: "ready",
+      sha256,
+      verified,
+      ms: performance.now() - started,
+      serviceWorker,
+      // What this worker fetched (runtime, stdlib, wheels), for the service worker to keep for offline use.
+      resources: performance.getEntriesByType("resource").map((entry) => entry.name),
+    }),
   (error) => postMessage({ type: "error", message: String(error?.message ?? error) }),
 );
 

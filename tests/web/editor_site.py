@@ -85,6 +85,7 @@ def wheel_manifest() -> dict[str, object]:
         "scorer": scorer.name,
         "sha256": hashlib.sha256(scorer.read_bytes()).hexdigest(),
         "packages": sorted(path.name for path in WHEELS.glob("*.whl")),
+        "service_worker": "../../sw.js",
     }
 
 
@@ -114,6 +115,8 @@ def render_markup(*, compact: bool, asset_base: str, reference: str, hypothesis:
 
 
 def copy_assets(assets: Path) -> None:
+    """The asset layout the generator produces; sw.js goes to the site root (the parent of assets/)."""
+    shutil.copy2(WEB / "sw.js", assets.parent / "sw.js")
     (assets / "editor").mkdir(parents=True, exist_ok=True)
     for name in ("editor.js", "worker.js", "editor.css"):
         shutil.copy2(WEB / name, assets / "editor" / name)

@@ -212,6 +212,31 @@ def test_reload_scores_again(site: editor_site.Site, page: Any) -> None:
     page.wait_for_function("() => document.querySelector('[data-cvb-live]').textContent.includes('deleted')")
 
 
+def test_editor_works_offline_after_the_first_visit(site: editor_site.Site, context: Any, page: Any) -> None:
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    if "service_worker" not in manifest or not (site.root / "sw.js").is_file():
+        pytest.skip(
+            "the build ships no service worker: copy scorer_wasm/web/sw.js to the site root and add "
+            '"service_worker": "../../sw.js" to assets/wheels/manifest.json'
+        )
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    # Offline readiness: this page is controlled and the runtime's largest file has been kept.
+    page.wait_for_function(
+        "async (wasm) => !!navigator.serviceWorker.controller"
+        " && !!(await (await caches.open('cvb-site-v1')).match(wasm))",
+        arg=site.url("assets/pyodide/pyodide.asm.wasm"),
+        timeout=60_000,
+        polling=250,
+    )
+    context.set_offline(True)
+    page.reload()
+    root = wait_live(page)
+    figures = page.evaluate(SET_AND_WAIT, ["[data-cvb-hyp]", "離線都得"])
+    assert figures["counts"]["cer"]["N"] > 0
+    assert "離" in root.locator("[data-cvb-drawing]").inner_text()
+
+
 def test_narrow_screen_has_no_sideways_scroll(site: editor_site.Site, browser: Any, log: PageLog) -> None:
     context = open_context(
         browser, log, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True

@@ -1,0 +1,56 @@
+// The site's service worker: what a visitor has seen keeps working offline, the CER editor included.
+//
+// Network first, cache as fallback: while online every request behaves as without this file (so a rebuilt
+// site is never hidden behind an old copy, and a rebuilt scorer wheel is never mixed with an old page);
+// offline, the copy kept from the last visit answers. It must be served from the site's root so its scope
+// covers every page. Only same-origin GETs are touched; nothing here ever contacts another origin.
+
+const CACHE = "cvb-site-v1";
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+// A response identical to the kept one (same validators and length) is not written again: the runtime is
+// 13 MB and would otherwise be rewritten to disk on every visit.
+function sameVersion(a, b) {
+  const keys = ["etag", "last-modified", "content-length"];
+  return keys.some((key) => a.headers.get(key)) && keys.every((key) => a.headers.get(key) === b.headers.get(key));
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic" && !request.headers.has("range")) {
+      const kept = await cache.match(request);
+      if (!kept || !sameVersion(kept, response)) await cache.put(request, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const kept = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(networkFirst(request));
+});
+
+// The page that registered this worker loaded before it existed; it sends the URLs it used (theme, editor,
+// Pyodide, wheels) so that this first visit is already enough to work offline.
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "keep" || !Array.isArray(event.data.urls)) return;
+  const own = event.data.urls.filter((url) => new URL(url).origin === self.location.origin);
+  event.waitUntil(
+    caches.open(CACHE).then((cache) =>
+      Promise.all(
+        own.map(async (url) => {
+          if (!(await cache.match(url))) await cache.add(url).catch(() => {});
+        }),
+      ),
+    ),
+  );
+});
