@@ -46,7 +46,10 @@ BOTH_SIDES = [
     ("50%", "50%"),
     ("百", "百"),
     ("千萬", "千萬"),
-    ("十", "十"),
+    ("十", "10"),
+    ("十蚊", "10"),
+    ("十萬", "100000"),
+    ("十分鐘", "10分鐘"),
     ("十一", "11"),
     ("三三百", "三三百"),  # not a well-formed number: stays as written
     # exception words survive, on both sides

@@ -113,8 +113,8 @@ RULES: tuple[Rule, ...] = (
         "numerals",
         Side.BOTH,
         "Chinese numerals become Arabic, each run read on its own, with Cantonese forms (廿 卅 兩 百二 千五 "
-        "三萬五); digit-only runs read digit by digit; 點 between numerals is a decimal point; a run that is "
-        "not a well-formed number stays as written.",
+        "三萬五); digit-only runs read digit by digit; 點 between numerals is a decimal point; a run with no "
+        "digit (百, 千萬) or that is not a well-formed number stays as written, except 十 alone, which is 10.",
         (
             ("百二", "120"),
             ("一百二十", "120"),

@@ -4,7 +4,7 @@ Each maximal run of numeral characters is read on its own, never looking at its 
 classifier next to a number cannot change how the number folds:
 
 - 廿, 卅, 卌 are 二十, 三十, 四十; 兩 is 2 inside a run;
-- a run with no digit character stays as written (百, 千萬, 十);
+- a run with no digit character stays as written (百, 千萬), except one starting with 十 (十 → 10, 十萬 → 100000);
 - digits only are read digit by digit (二零二六 → 2026);
 - with units, the positional value, including the Cantonese shorthand after a unit (百二 → 120, 千五 → 1500,
   三萬五 → 35000) and Arabic numbers before a unit (100萬 → 1000000, 3千 → 3000);
@@ -26,7 +26,7 @@ from cvb_scorer.tokens import class_code
 EXCEPTION_WORDS: tuple[str, ...] = (
     "一齊", "一啲", "一定", "一樣", "一直", "一般", "一切", "一起", "一路", "一陣", "一下", "一吓", "一於",
     "一係", "一向", "一早", "一味", "一心", "一手", "一生", "一世", "一致", "一律", "一就", "一嚟", "一個人",
-    "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "十分", "千祈",
+    "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "千祈",
     "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少", "百分百",
 )  # fmt: skip
 _EXCEPTIONS_BY_FIRST: dict[str, tuple[str, ...]] = {}
@@ -172,7 +172,8 @@ def _digit_string(run: str) -> str | None:
 def convert_run(run: str) -> str | None:
     """The Arabic form of one numeral run, or None when it stays as written."""
     work = "".join(_TENS.get(ch, ch) for ch in run)
-    if not any(ch in _DIGITS or _is_ascii_digit(ch) for ch in work):
+    # 十 on its own is a number (十個, 十蚊); 百, 千, 萬 on their own are words as often as numbers (百貨).
+    if not work.startswith("十") and not any(ch in _DIGITS or _is_ascii_digit(ch) for ch in work):
         return None
     integer, dot, fraction = work.partition(_DECIMAL)
     frac_digits = ""
