@@ -9,6 +9,7 @@ bench/scorer.py``); it imports the installed wheel.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import random
 import statistics
@@ -72,6 +73,8 @@ def main() -> int:
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "unit": "milliseconds, median",
+        # Wall-clock medians on a shared 2-core machine: the load says how much else was running.
+        "load_average_1min_at_start": round(os.getloadavg()[0], 2),
     }
 
     # 1. Alignment alone, on normalised-like text (HKCanCor characters) with 10% errors.
@@ -161,6 +164,7 @@ def main() -> int:
         )
     results["bootstrap"] = boot
 
+    results["load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(results, indent=2, ensure_ascii=False)
     OUT.write_text(text + "\n", encoding="utf-8")
