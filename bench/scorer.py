@@ -1,8 +1,9 @@
-"""Benchmark the scorer side by side with rapidfuzz and jiwer, in one run, and write bench/results/scorer.json.
+"""Benchmark the scorer side by side with rapidfuzz and jiwer, in one run, and write
+bench/results/scorer.json.
 
 Measured: alignment at 100/500/1,500/5,000 reference characters; end-to-end scoring of a 1,000-clip corpus
-against ``jiwer.cer`` on the same texts; the editor's keystroke path at 1,500 characters; the bootstrap.
-Every figure is a median of repeated runs, in milliseconds. Run with ``make bench`` (or ``.venv/bin/python
+against ``jiwer.cer`` on the same texts; the editor's keystroke path at 1,500 characters; the bootstrap. Every
+figure is a median of repeated runs, in milliseconds. Run with ``make bench`` (or ``.venv/bin/python
 bench/scorer.py``); it imports the installed wheel.
 """
 

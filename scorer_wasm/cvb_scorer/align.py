@@ -1,12 +1,10 @@
 """Levenshtein alignment with unit costs: bit-parallel (Myers 1999, in Hyyrö's 2003 formulation) on Python
-ints,
-with a full edit script.
+ints, with a full edit script.
 
 Tie rule (published; part of the signature as ``diag>del>ins``): walk back from the end of both sequences and
 at each cell take the first move that stays on a minimal path, in the order diagonal (match or substitution),
-then
-deletion (a reference item missing from the hypothesis), then insertion. The rate never depends on the rule;
-only the S/D/I split and the drawing do, and this procedure gives the same split on every runtime.
+then deletion (a reference item missing from the hypothesis), then insertion. The rate never depends on the
+rule; only the S/D/I split and the drawing do, and this procedure gives the same split on every runtime.
 
 Memory grows with ``len(reference) * len(hypothesis) / 2`` bits (four bit vectors per hypothesis item).
 """
@@ -101,10 +99,9 @@ def _align(reference: Sequence[str], hypothesis: Sequence[str], *, record: bool)
     m, n = len(reference), len(hypothesis)
     # Common ends are cheap and exact. A common suffix is always walked as matches (the diagonal comes first
     # and equal items cost nothing). For a common prefix of length p, D[i][j] = |i - j| whenever i <= p or j
-    # <= p,
-    # and D over the rest equals the distance matrix of the stripped texts (a common prefix never changes a
-    # distance), so the walk below is the full walk: the bit vectors cover the rest, and the strip is walked
-    # with its known values.
+    # <= p, and D over the rest equals the distance matrix of the stripped texts (a common prefix never
+    # changes a distance), so the walk below is the full walk: the bit vectors cover the rest, and the strip
+    # is walked with its known values.
     suffix = 0
     while suffix < m and suffix < n and reference[m - 1 - suffix] == hypothesis[n - 1 - suffix]:
         suffix += 1
@@ -253,8 +250,8 @@ def _walk(
     if m > p and n > p:
         vps, vns, hps, hns = _columns(reference[p:m], hypothesis[p:n])
 
-        # Walk back under the tie rule. Equal items always allow the diagonal at no cost
-        # (D[i-1][j-1] == D[i][j]), so only unequal items need the bit vectors.
+        # Walk back under the tie rule. Equal items always allow the diagonal at no cost (D[i-1][j-1] ==
+        # D[i][j]), so only unequal items need the bit vectors.
         while i > p and j > p:
             if reference[i - 1] == hypothesis[j - 1]:
                 # A run of equal items is all diagonals under the rule; take it in one step.

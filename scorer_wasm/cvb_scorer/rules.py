@@ -2,8 +2,7 @@
 
 None of these numbers is a constant in the scorer: the lead's generator exports them from the platform config
 (``cvb rules``) and the wheel packages that file. Library functions take a ``ScoringRules`` as a keyword
-argument;
-``load_packaged_rules()`` gives the one shipped with the wheel.
+argument; ``load_packaged_rules()`` gives the one shipped with the wheel.
 """
 
 from __future__ import annotations
@@ -208,8 +207,7 @@ def rules_from_json(text: str, *, source: str = "the scoring rules") -> ScoringR
 
 @cache
 def load_packaged_rules() -> ScoringRules:
-    """The rules packaged in the wheel (``cvb_scorer/scoring_rules.json``, exported from the platform
-    config)."""
+    """The rules packaged in the wheel (``cvb_scorer/scoring_rules.json``, exported from the platform config)."""
     try:
         text = resources.files("cvb_scorer").joinpath("scoring_rules.json").read_text(encoding="utf-8")
     except FileNotFoundError:

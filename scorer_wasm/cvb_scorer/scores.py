@@ -1,8 +1,7 @@
 """Pillar scores on the 0-100 scale, and the Core and Full scores.
 
 Every number (floors, weights, caps, thresholds, percentile) comes from ``ScoringRules``; none is a constant
-here.
-Weighted sums use ``math.fsum`` (exactly rounded, so identical on every runtime).
+here. Weighted sums use ``math.fsum`` (exactly rounded, so identical on every runtime).
 """
 
 from __future__ import annotations

@@ -94,7 +94,8 @@ def bootstrap_rates(
     if any(v < 0 for col in columns for v in col):
         raise StatsError("Error counts and totals must not be negative.")
     # Every per-clip count goes into one integer, each in its own bit field wide enough that no sum over n
-    # clips can carry into the next field: one integer sum per resample then gives every rate's errors and total.
+    # clips can carry into the next field: one integer sum per resample then gives every rate's errors and
+    # total.
     width = max(1, n * max(max(col) for col in columns)).bit_length() + 1
     mask = (1 << width) - 1
     packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
@@ -192,8 +193,7 @@ def rank_bands(entries: Sequence[Entry]) -> list[Banded]:
     joins the current band while its interval overlaps the band leader's, otherwise it leads a new band.
 
     Overlap is checked against the leader only, so a chain of small overlaps cannot pull everyone into one
-    band.
-    ``rank`` is 1 + the number of entries in better bands (shared within a band).
+    band. ``rank`` is 1 + the number of entries in better bands (shared within a band).
     """
     ordered = sorted(entries, key=lambda e: (-e.score, e.name))
     out: list[Banded] = []

@@ -141,8 +141,7 @@ def _resolve_marks(m: re.Match[str]) -> str:
 
 def class_codes(text: str) -> str:
     """One code per character of ``text``: H (Han), C (Cantonese-specific Han), L (Latin), D (digit), O
-    (other),
-    a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
+    (other), a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
     single-character class, so tokenisation keeps it with its base). ``.`` between digits and ``%`` after a
     digit are digits."""
     if _NOT_HAN.search(text) is None:
@@ -175,9 +174,9 @@ _TOKEN = re.compile(r"L+|D+|[HCO][hco]*")
 def mer_tokens(text: str) -> list[Token]:
     """Mix Error Rate tokens of a normalised text (with its boundary spaces).
 
-    Each Han character is a token, each maximal run of Latin letters is one word, each maximal digit run
-    (with its decimal point and percent sign) is one token, anything else is one token per character.
-    A boundary space ends a run.
+    Each Han character is a token, each maximal run of Latin letters is one word, each maximal digit run (with
+    its decimal point and percent sign) is one token, anything else is one token per character. A boundary
+    space ends a run.
     """
     codes = class_codes(text)
     of = CLASS_OF_CODE

@@ -2,11 +2,9 @@
 figures and the sentences that explain them, as an HTML fragment plus the same data as JSON.
 
 The browser calls ``render_view`` on every keystroke (through Pyodide) and the site's build calls it to
-pre-render
-the no-JavaScript page, so both show byte-identical output. Every piece of user text goes through
+pre-render the no-JavaScript page, so both show byte-identical output. Every piece of user text goes through
 ``html.escape``; the fragment uses classes and ``data-`` attributes only (no ids, no inline styles or
-handlers),
-so it can appear more than once on a page.
+handlers), so it can appear more than once on a page.
 """
 
 from __future__ import annotations

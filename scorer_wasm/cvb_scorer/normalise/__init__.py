@@ -50,8 +50,7 @@ class Side(enum.Enum):
 
 @dataclass(frozen=True)
 class Rule:
-    """One row of the published normalisation table; ``examples`` are (input, normalised) pairs on
-    ``side``."""
+    """One row of the published normalisation table; ``examples`` are (input, normalised) pairs on ``side``."""
 
     name: str
     side: Side

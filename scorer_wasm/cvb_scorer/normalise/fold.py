@@ -1,9 +1,9 @@
 """The Cantonese-safe reference fold to Hong Kong Traditional (reference only).
 
-OpenCC's ``s2hk`` also rewrites correct Hong Kong Cantonese (晒→曬, 吓→嚇, 搵→揾, 戶→户 ...), so it is gated:
-a reference with no Simplified-only character is left exactly as it is; otherwise ``s2hk`` runs on the whole
-string (its phrase context decides 干净→乾淨, 头发→頭髮) and its output is kept only at Simplified-only or
-ambiguous positions. ``s2hk`` maps position by position, so restoring every other position is safe.
+OpenCC's ``s2hk`` also rewrites correct Hong Kong Cantonese (晒→曬, 吓→嚇, 搵→揾, 戶→户 ...), so it is gated: a
+reference with no Simplified-only character is left exactly as it is; otherwise ``s2hk`` runs on the whole
+string (its phrase context decides 干净→乾淨, 头发→頭髮) and its output is kept only at Simplified-only or ambiguous
+positions. ``s2hk`` maps position by position, so restoring every other position is safe.
 """
 
 from __future__ import annotations

@@ -198,9 +198,8 @@ def convert_run(run: str) -> str | None:
 
 _NUMERAL_CLASS = "".join(sorted(NUMERAL_CHARS))
 
-# A numeral run: numerals and ASCII digits, ``.`` between ASCII digits, 點 between numerals (so whether
-# 點 joins never depends on how its neighbours fold, which keeps folding idempotent; 三點 alone stays a
-# time word).
+# A numeral run: numerals and ASCII digits, ``.`` between ASCII digits, 點 between numerals (so whether 點 joins
+# never depends on how its neighbours fold, which keeps folding idempotent; 三點 alone stays a time word).
 _RUN = re.compile(
     f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|(?<=[0-9])\\.(?=[0-9])|{_DECIMAL}(?=[{_NUMERAL_CLASS}0-9]))*"
 )
@@ -208,8 +207,7 @@ _NUMERAL_SET = NUMERAL_CHARS
 
 
 def fold_numerals(text: str) -> str:
-    """Fold every numeral run in ``text`` (already free of punctuation) to Arabic; see the module
-    docstring."""
+    """Fold every numeral run in ``text`` (already free of punctuation) to Arabic; see the module docstring."""
     if _NUMERAL_SET.isdisjoint(text):
         return text
     out: list[str] = []
@@ -257,8 +255,8 @@ def _drop_currency(match: re.Match[str]) -> str:
         # Keep two numbers apart if the removal would join them (三蚊三 → 3 3, not 33) ...
         if class_code(nxt) in ("D", "L"):
             return SPACE
-        # ... and keep the word before a numeral left unfolded (1元萬), which would otherwise read as
-        # 1萬 = 10000 the next time round.
+        # ... and keep the word before a numeral left unfolded (1元萬), which would otherwise read as 1萬 = 10000
+        # the next time round.
         if nxt in NUMERAL_CHARS:
             return match.group()
     return ""

@@ -53,8 +53,7 @@ def clean_unicode(text: str) -> str:
 
 
 def nfkc(text: str) -> str:
-    """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to
-    unified."""
+    """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to unified."""
     if text.isascii():
         return text
     # NFKC can expose new whitespace or format characters (e.g. U+00A8 → space + combining diaeresis).
@@ -135,8 +134,7 @@ def strip_punctuation(text: str) -> str:
 
     Three marks survive because they carry number meaning: ``,`` between a digit and exactly three digits is a
     thousands separator and is joined (``1,200`` → ``1200``); ``.`` between two ASCII digits is a decimal
-    point;
-    ``%`` right after a numeral is a percent sign.
+    point; ``%`` right after a numeral is a percent sign.
     """
     # Gap runs: only characters outside ASCII letters, digits and Han can be gaps, so only they are looked up.
     gaps = _GAPS
