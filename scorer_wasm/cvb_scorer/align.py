@@ -120,7 +120,7 @@ def _discard(_: tuple[Op, int, int]) -> None:
     return None
 
 
-@dataclass
+@dataclass(eq=False)
 class _Columns:
     """The bit vectors of one alignment, kept so the next alignment against the same reference can reuse the
     columns of the hypothesis prefix they share (the editor realigns on every keystroke)."""
@@ -132,6 +132,15 @@ class _Columns:
     vns: list[int]
     hps: list[int]
     hns: list[int]
+    # The walk over these columns, so the next walk can join it: the walk from a cell depends only on the
+    # columns and items up to that cell, so once a new walk reaches a cell of the old one inside the shared
+    # columns, the rest of the old walk is the rest of the new one. ``marks`` maps the cells the walk stood on
+    # (after each step or run of matches) to (script length, S, D, I) there; ``end`` is where it left the bit
+    # vectors, with its counts; ``ops`` is None when no script was recorded.
+    prefix: int = -1
+    marks: dict[tuple[int, int], tuple[int, int, int, int]] | None = None
+    ops: list[tuple[Op, int, int]] | None = None
+    end: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
 
 
 # Reusing columns only pays for long texts; short clips (corpus scoring) skip the bookkeeping. A few entries
@@ -183,20 +192,22 @@ def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
     return lo
 
 
-def _columns(
-    reference: Sequence[str], hypothesis: Sequence[str]
-) -> tuple[list[int], list[int], list[int], list[int]]:
+def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Columns, _Columns | None, int]:
     """Column c (after c hypothesis items): bit r-1 of VP/VN says D[r][c] - D[r-1][c] is +1/-1; bit r-1 of
     HP/HN says D[r][c] - D[r][c-1] is +1/-1. Column 0 is D[r][0] = r.
 
     Bits at and above ``len(reference)`` are never read, and no operation here (and, or, xor, add, shift left)
     lets high bits reach low ones, so vectors are masked only every 16 columns, to keep them from growing.
+
+    Returns the columns, the previous alignment against the same reference if its columns were reused (else
+    None), and how many leading hypothesis items the two share.
     """
     rows = len(reference)
     full = (1 << rows) - 1
     start = 0
     vps, vns, hps, hns = [full], [0], [0], [0]
     peq: dict[str, int] | None = None
+    prev: _Columns | None = None
     reuse = rows >= _REUSE_MIN_ROWS and rows * len(hypothesis) <= _REUSE_MAX_CELLS
     if reuse:
         prev = next((e for e in _recent if len(e.reference) == rows and e.reference == reference), None)
@@ -231,10 +242,34 @@ def _columns(
             vn &= full
         vps_append(vp)
         vns_append(vn)
+    entry = _Columns(reference, hypothesis, peq, vps, vns, hps, hns)
     if reuse:
-        _recent.insert(0, _Columns(reference, hypothesis, peq, vps, vns, hps, hns))
+        _recent.insert(0, entry)
         del _recent[_REUSE_ENTRIES:]
-    return vps, vns, hps, hns
+    return entry, prev, start
+
+
+def _join(
+    prev: _Columns,
+    hit: tuple[int, int, int, int],
+    cell: tuple[int, int],
+    ops: list[tuple[Op, int, int]],
+    marks: dict[tuple[int, int], tuple[int, int, int, int]] | None,
+    counts: tuple[int, int, int],
+) -> tuple[int, int, int, int, int]:
+    """Finish a walk that has reached ``cell`` of the previous walk: append the rest of its script, carry its
+    marks over (shifted), and return where it left the bit vectors with the new S, D, I counts."""
+    pos, s0, d0, i0 = hit
+    end_i, end_j, s1, d1, i1 = prev.end
+    base, (s, d, ins) = len(ops), counts
+    if prev.ops is not None:
+        ops.extend(prev.ops[pos:])
+    if marks is not None and prev.marks is not None:
+        ci, cj = cell
+        for key, (p2, s2, d2, i2) in prev.marks.items():
+            if key[0] <= ci and key[1] <= cj:
+                marks[key] = (base + p2 - pos, s + s2 - s0, d + d2 - d0, ins + i2 - i0)
+    return end_i, end_j, s + s1 - s0, d + d1 - d0, ins + i1 - i0
 
 
 def _walk(
@@ -248,7 +283,17 @@ def _walk(
     n_sub = n_del = n_ins = 0
     i, j = m, n
     if m > p and n > p:
-        vps, vns, hps, hns = _columns(reference[p:m], hypothesis[p:n])
+        cols, prev, start = _columns(reference[p:m], hypothesis[p:n])
+        vps, vns, hps, hns = cols.vps, cols.vns, cols.hps, cols.hns
+        joinable = prev is not None and prev.prefix == p and prev.marks is not None
+        if record and prev is not None and prev.ops is None:
+            joinable = False
+        old_marks = prev.marks if joinable and prev is not None else None
+        # Marks are kept only for alignments whose columns are kept.
+        marks: dict[tuple[int, int], tuple[int, int, int, int]] | None = (
+            {} if any(e is cols for e in _recent) else None
+        )
+        shared_j = p + start  # cells with j <= shared_j lie in columns the two alignments share
 
         # Walk back under the tie rule. Equal items always allow the diagonal at no cost (D[i-1][j-1] ==
         # D[i][j]), so only unequal items need the bit vectors.
@@ -267,28 +312,40 @@ def _walk(
                     )
                 i -= k
                 j -= k
-                continue
-            r, c = i - p, j - p
-            b = 1 << (r - 1)
-            up = 1 if vps[c] & b else (-1 if vns[c] & b else 0)  # D[i][j] - D[i-1][j]
-            if r > 1:
-                b >>= 1
-                left = 1 if hps[c] & b else (-1 if hns[c] & b else 0)  # D[i-1][j] - D[i-1][j-1]
             else:
-                left = 1
-            if up + left == 1:  # D[i-1][j-1] + 1 == D[i][j]
-                i -= 1
-                j -= 1
-                append((sub, i, j))
-                n_sub += 1
-            elif up == 1:
-                i -= 1
-                append((dele, i, -1))
-                n_del += 1
-            else:
-                j -= 1
-                append((ins, -1, j))
-                n_ins += 1
+                r, c = i - p, j - p
+                b = 1 << (r - 1)
+                up = 1 if vps[c] & b else (-1 if vns[c] & b else 0)  # D[i][j] - D[i-1][j]
+                if r > 1:
+                    b >>= 1
+                    left = 1 if hps[c] & b else (-1 if hns[c] & b else 0)  # D[i-1][j] - D[i-1][j-1]
+                else:
+                    left = 1
+                if up + left == 1:  # D[i-1][j-1] + 1 == D[i][j]
+                    i -= 1
+                    j -= 1
+                    append((sub, i, j))
+                    n_sub += 1
+                elif up == 1:
+                    i -= 1
+                    append((dele, i, -1))
+                    n_del += 1
+                else:
+                    j -= 1
+                    append((ins, -1, j))
+                    n_ins += 1
+            if old_marks is not None and j <= shared_j:
+                hit = old_marks.get((i, j))
+                if hit is not None and prev is not None:
+                    i, j, n_sub, n_del, n_ins = _join(prev, hit, (i, j), ops, marks, (n_sub, n_del, n_ins))
+                    break
+            if marks is not None:
+                marks[(i, j)] = (len(ops), n_sub, n_del, n_ins)
+        if marks is not None:
+            cols.prefix = p
+            cols.marks = marks
+            cols.ops = list(ops) if record else None
+            cols.end = (i, j, n_sub, n_del, n_ins)
     # The strip where i <= p or j <= p: D[i][j] = |i - j|, so the diagonal is on a minimal path exactly when
     # the items are equal, a deletion when i > j, an insertion when j > i.
     while i > 0 and j > 0:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from cvb_scorer.align import TIE_RULE, Alignment, Op, align, distance
+from cvb_scorer.align import TIE_RULE, Alignment, Op, align, count_edits, distance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
@@ -163,20 +163,28 @@ def test_long_alignment_is_exact() -> None:
 
 
 def test_realigning_after_keystrokes_equals_a_fresh_alignment() -> None:
-    # The editor realigns on every keystroke; columns shared with the previous hypothesis are reused, and the
-    # result must not depend on that.
+    # The editor realigns on every keystroke; columns shared with the previous hypothesis are reused and a walk
+    # that reaches the previous walk joins it. The result must not depend on either.
     import cvb_scorer.align as module
 
-    rng = random.Random(11)
-    ref = "".join(rng.choice("唔該埋單好嘅咗ab") for _ in range(800))
-    hyp = list(ref)
-    for _ in range(60):
-        pos = rng.randrange(len(hyp))
-        if rng.random() < 0.5:
-            hyp.insert(pos, rng.choice("唔該x"))
-        else:
-            del hyp[pos]
-        text = "".join(hyp)
-        warm = align(ref, text)
-        module._recent.clear()
-        assert align(ref, text) == warm
+    for seed, size in ((11, 800), (12, 1500), (13, 300)):
+        rng = random.Random(seed)
+        ref = "".join(rng.choice("唔該埋單好嘅咗ab") for _ in range(size))
+        hyp = [c if rng.random() > 0.1 else rng.choice("唔該x") for c in ref]
+        for _ in range(40):
+            pos = rng.randrange(len(hyp) + 1)
+            roll = rng.random()
+            if roll < 0.4:
+                hyp.insert(pos, rng.choice("唔該x"))
+            elif hyp and roll < 0.8:
+                del hyp[min(pos, len(hyp) - 1)]
+            elif hyp:
+                hyp[min(pos, len(hyp) - 1)] = rng.choice("ab唔")
+            text = "".join(hyp)
+            warm = align(ref, text)
+            warm_counts = count_edits(list(ref), list(text)).counts
+            kept = list(module._recent)
+            module.clear_cache()
+            assert align(ref, text) == warm
+            assert count_edits(list(ref), list(text)).counts == warm_counts == warm.counts
+            module._recent[:] = kept
