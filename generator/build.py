@@ -22,13 +22,6 @@ from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
 
 
 @dataclass(frozen=True)
@@ -129,7 +122,9 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
         shutil.copy2(layout.editor_web / name, editor / name)
     pyodide = assets / "pyodide"
     pyodide.mkdir()
-    for name in PYODIDE_FILES:
+    # The pin that tools/fetch_pyodide.py verifies also names the files the site serves: one list, one place.
+    pin = json.loads((layout.editor_web / "pyodide-pin.json").read_text(encoding="utf-8"))
+    for name in pin["files"]:
         source = layout.pyodide / name
         if not source.is_file():
             raise FileNotFoundError(
