@@ -6,7 +6,7 @@
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const NEAR_VIEWPORT = "600px 0px";
-const DEFAULT_MAX_CHARS = 20000;
+const DEFAULT_MAX_CHARS = 5000;
 
 const numberFormat = new Intl.NumberFormat("en");
 const percent = (x) => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "–");

@@ -42,7 +42,7 @@ PYODIDE_FILES = (
 # A developer without helper A's wheel yet can point these at a stand-in; CI never sets them.
 WHEELS = Path(os.environ.get("CVB_EDITOR_WHEELS", ROOT / "build" / "wheels"))
 SCORER_SRC = os.environ.get("CVB_EDITOR_SCORER_SRC")
-DEFAULT_MAX_CHARS = 20000
+DEFAULT_MAX_CHARS = 5000
 # Not ours to police, but proves the worker needs nothing beyond this policy when a host can send headers.
 WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
 
