@@ -130,8 +130,6 @@ class _Columns:
     peq: dict[str, int]
     vps: list[int]
     vns: list[int]
-    hps: list[int]
-    hns: list[int]
     # The walk over these columns, so the next walk can join it: the walk from a cell depends only on the
     # columns and items up to that cell, so once a new walk reaches a cell of the old one inside the shared
     # columns, the rest of the old walk is the rest of the new one. ``marks`` maps the cells the walk stood on
@@ -193,19 +191,20 @@ def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Columns, _Columns | None, int]:
-    """Column c (after c hypothesis items): bit r-1 of VP/VN says D[r][c] - D[r-1][c] is +1/-1; bit r-1 of
-    HP/HN says D[r][c] - D[r][c-1] is +1/-1. Column 0 is D[r][0] = r.
+    """Column c (after c hypothesis items): bit r-1 of VP/VN says D[r][c] - D[r-1][c] is +1/-1. Column 0 is
+    D[r][0] = r. The horizontal deltas (HP/HN) are not kept: the walk needs them only at the few cells where
+    the items differ, and rebuilds them there from the column before (``_left``).
 
     Bits at and above ``len(reference)`` are never read, and no operation here (and, or, xor, add, shift left)
     lets high bits reach low ones, so vectors are masked only every 16 columns, to keep them from growing.
 
     Returns the columns, the previous alignment against the same reference if its columns were reused (else
-    None), and how many leading hypothesis items the two share.
+    None), and how many leading hypothesis items the two share. Only long texts are kept for reuse.
     """
     rows = len(reference)
     full = (1 << rows) - 1
     start = 0
-    vps, vns, hps, hns = [full], [0], [0], [0]
+    vps, vns = [full], [0]
     peq: dict[str, int] | None = None
     prev: _Columns | None = None
     reuse = rows >= _REUSE_MIN_ROWS and rows * len(hypothesis) <= _REUSE_MAX_CELLS
@@ -216,7 +215,6 @@ def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Colu
             peq = prev.peq
             start = _shared_prefix(prev.hypothesis, hypothesis)
             vps, vns = prev.vps[: start + 1], prev.vns[: start + 1]
-            hps, hns = prev.hps[: start + 1], prev.hns[: start + 1]
     if peq is None:
         peq = {}
         bit = 1
@@ -225,28 +223,35 @@ def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Colu
             bit <<= 1
     vp, vn = vps[-1], vns[-1]
     get = peq.get
-    vps_append, vns_append, hps_append, hns_append = vps.append, vns.append, hps.append, hns.append
+    vps_append, vns_append = vps.append, vns.append
     for c in range(start, len(hypothesis)):
         eq = get(hypothesis[c], 0)
         xv = eq | vn
         xh = (((eq & vp) + vp) ^ vp) | eq
-        hp = vn | (full ^ (xh | vp))
-        hn = vp & xh
-        hps_append(hp)
-        hns_append(hn)
-        hp = (hp << 1) | 1
-        vp = (hn << 1) | (full ^ (xv | hp))
+        hp = ((vn | (full ^ (xh | vp))) << 1) | 1
+        vp = ((vp & xh) << 1) | (full ^ (xv | hp))
         vn = hp & xv
         if not c & 15:
             vp &= full
             vn &= full
         vps_append(vp)
         vns_append(vn)
-    entry = _Columns(reference, hypothesis, peq, vps, vns, hps, hns)
+    entry = _Columns(reference, hypothesis, peq, vps, vns)
     if reuse:
         _recent.insert(0, entry)
         del _recent[_REUSE_ENTRIES:]
     return entry, prev, start
+
+
+def _left(cols: _Columns, c: int, sym: str, b: int) -> int:
+    """D[r][c] - D[r][c-1] where ``b`` is bit r-1 and ``sym`` the hypothesis item of column c: the horizontal
+    delta of column c, rebuilt from column c-1 exactly as ``_columns`` computes it."""
+    vp, vn = cols.vps[c - 1], cols.vns[c - 1]
+    eq = cols.peq.get(sym, 0)
+    xh = (((eq & vp) + vp) ^ vp) | eq
+    if vn & b or not (xh | vp) & b:  # HP = VN | ~(XH | VP)
+        return 1
+    return -1 if vp & xh & b else 0  # HN = VP & XH
 
 
 def _join(
@@ -284,7 +289,7 @@ def _walk(
     i, j = m, n
     if m > p and n > p:
         cols, prev, start = _columns(reference[p:m], hypothesis[p:n])
-        vps, vns, hps, hns = cols.vps, cols.vns, cols.hps, cols.hns
+        vps, vns = cols.vps, cols.vns
         joinable = prev is not None and prev.prefix == p and prev.marks is not None
         if record and prev is not None and prev.ops is None:
             joinable = False
@@ -316,11 +321,8 @@ def _walk(
                 r, c = i - p, j - p
                 b = 1 << (r - 1)
                 up = 1 if vps[c] & b else (-1 if vns[c] & b else 0)  # D[i][j] - D[i-1][j]
-                if r > 1:
-                    b >>= 1
-                    left = 1 if hps[c] & b else (-1 if hns[c] & b else 0)  # D[i-1][j] - D[i-1][j-1]
-                else:
-                    left = 1
+                # D[i-1][j] - D[i-1][j-1]
+                left = _left(cols, c, hypothesis[j - 1], b >> 1) if r > 1 else 1
                 if up + left == 1:  # D[i-1][j-1] + 1 == D[i][j]
                     i -= 1
                     j -= 1

@@ -12,7 +12,7 @@ insertions still count in the corpus numerator.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
 from cvb_scorer.align import Alignment, Counts, Op, align, count_edits
@@ -60,10 +60,20 @@ class ClipScore:
     reference: Normalised
     hypothesis: Normalised
     has_hypothesis: bool
-    cer_alignment: Alignment
-    mer_alignment: Alignment
+    cer_counts: Counts
+    mer_counts: Counts
     ref_tokens: tuple[str, ...]
     hyp_tokens: tuple[str, ...]
+    # The CER edit script when it was built with the counts (the editor's view); see ``cer_alignment``.
+    script: Alignment | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def cer_alignment(self) -> Alignment:
+        """The CER edit script. Corpus scoring needs only the counts, so it walks without building a script;
+        a script asked for later is built then (the same walk, so the same counts)."""
+        if self.script is not None:
+            return self.script
+        return align(self.reference.cer, self.hypothesis.cer)
 
     # Diagnostics are computed on first use: corpus scoring does not need them for every clip.
     @cached_property
@@ -74,14 +84,6 @@ class ClipScore:
     @cached_property
     def simplified(self) -> SimplifiedCost:
         return simplified_cost(self.reference.cer, self.hypothesis.cer, self.cer_alignment)
-
-    @property
-    def cer_counts(self) -> Counts:
-        return self.cer_alignment.counts
-
-    @property
-    def mer_counts(self) -> Counts:
-        return self.mer_alignment.counts
 
     @property
     def cer(self) -> float:
@@ -142,27 +144,22 @@ def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:
 
 
 def score_normalised(
-    clip_id: str, ref: Normalised, hyp: Normalised, *, has_hypothesis: bool = True
+    clip_id: str, ref: Normalised, hyp: Normalised, *, has_hypothesis: bool = True, edit_script: bool = False
 ) -> ClipScore:
-    cer_alignment = align(ref.cer, hyp.cer)
+    """Score a normalised pair; ``edit_script`` builds the CER edit script now (the editor draws it), otherwise
+    only the counts are walked and the script is built if ``cer_alignment`` is asked for."""
+    script = align(ref.cer, hyp.cer) if edit_script else None
+    cer_counts = script.counts if script is not None else count_edits(ref.cer, hyp.cer).counts
     # The reference side is cached: the editor redraws on every keystroke with the same reference.
     ref_tokens = _cached_token_texts(ref.text)
     hyp_tokens = tuple(mer_token_texts(hyp.text))
     if len(ref_tokens) == len(ref.cer) and len(hyp_tokens) == len(hyp.cer):
         # Every token is one character: the MER alignment is the CER alignment (saves a second alignment).
-        mer_alignment = cer_alignment
+        mer_counts = cer_counts
     else:
-        # Only the MER counts are reported, so the walk builds no script.
-        mer_alignment = count_edits(ref_tokens, hyp_tokens)
+        mer_counts = count_edits(ref_tokens, hyp_tokens).counts
     return ClipScore(
-        id=clip_id,
-        reference=ref,
-        hypothesis=hyp,
-        has_hypothesis=has_hypothesis,
-        cer_alignment=cer_alignment,
-        mer_alignment=mer_alignment,
-        ref_tokens=ref_tokens,
-        hyp_tokens=hyp_tokens,
+        clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, ref_tokens, hyp_tokens, script
     )
 
 

@@ -190,6 +190,9 @@ _RUN_TOKEN = re.compile(r"L+|D+|[HCO][hco]+")
 def mer_token_texts(text: str) -> list[str]:
     """Only the texts of ``mer_tokens(text)``, for alignment (faster: most Cantonese text is one token per
     character)."""
+    if _NOT_HAN.search(text) is None:
+        # All Han (the common case after normalisation): one token per character, no need for the codes.
+        return list(text)
     codes = class_codes(text)
     if _MULTI.search(codes) is None:
         return list(text)

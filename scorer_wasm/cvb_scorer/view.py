@@ -257,7 +257,7 @@ def render_view(
     hypothesis changes costs only the hypothesis's normalisation and one alignment."""
     ref = _as_normalised(reference) if reference_is_normalised else normalise_reference(reference)
     hyp = normalise_hypothesis(hypothesis)
-    clip = score_normalised("view", ref, hyp)
+    clip = score_normalised("view", ref, hyp, edit_script=True)
     sig = signature(rules=rules if rules is not None else load_packaged_rules())
     ops = merged_ops(clip)
     return EditorView(

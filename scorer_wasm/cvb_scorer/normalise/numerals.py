@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 from cvb_scorer.normalise.text import NUMERAL_CHARS, SPACE
 from cvb_scorer.tokens import class_code
@@ -29,9 +30,8 @@ EXCEPTION_WORDS: tuple[str, ...] = (
     "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "千祈",
     "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少", "百分百",
 )  # fmt: skip
-_EXCEPTIONS_BY_FIRST: dict[str, tuple[str, ...]] = {}
-for _w in sorted(EXCEPTION_WORDS, key=len, reverse=True):
-    _EXCEPTIONS_BY_FIRST[_w[0]] = (*_EXCEPTIONS_BY_FIRST.get(_w[0], ()), _w)
+# Longest first, so an alternation match at a position is the longest exception word there.
+_EXCEPTION = re.compile("|".join(map(re.escape, sorted(EXCEPTION_WORDS, key=len, reverse=True))))
 
 _DIGITS = {
     "零": 0,
@@ -169,6 +169,8 @@ def _digit_string(run: str) -> str | None:
     return "".join(out)
 
 
+# Runs are short and few distinct ones recur (一, 兩, 三 ...), and reading one with fractions is slow.
+@lru_cache(maxsize=4096)
 def convert_run(run: str) -> str | None:
     """The Arabic form of one numeral run, or None when it stays as written."""
     work = "".join(_TENS.get(ch, ch) for ch in run)
@@ -217,11 +219,10 @@ def fold_numerals(text: str) -> str:
     while match is not None:
         start, end = match.span()
         out.append(text[pos:start])
-        words = _EXCEPTIONS_BY_FIRST.get(text[start])
-        hit = next((w for w in words if text.startswith(w, start)), None) if words else None
+        hit = _EXCEPTION.match(text, start)
         if hit is not None:
-            out.append(hit)
-            pos = start + len(hit)
+            out.append(hit.group())
+            pos = hit.end()
             match = search(text, pos)
             continue
         if text.startswith(_PERCENT_PREFIX, start):
