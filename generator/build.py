@@ -16,12 +16,14 @@ import yaml
 
 from generator import scorer_bridge
 from generator.config import Config, load_config
+from generator.pages.derive import tracked
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
+SERVICE_WORKER = "sw.js"
 
 
 @dataclass(frozen=True)
@@ -37,26 +39,31 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark)
-    bare = {"cfg": site_context(config, _placeholder_fragments())["cfg"]}
-    kit = {name: render(env, template, bare) for name, template in KIT_SAMPLES.items()}
+    kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
     )
-    editor = scorer_bridge.editor_markup(
-        html_env,
-        examples=layout.editor_examples,
-        wheel=wheel,
-        asset_base="../assets",
-        max_chars=config.site.editor.max_chars,
-    )
+    editors = {
+        compact: scorer_bridge.editor_markup(
+            html_env,
+            examples=layout.editor_examples,
+            wheel=wheel,
+            # The full editor sits on /methodology/, the compact one on the guide at the site root.
+            asset_base="assets" if compact else "../assets",
+            max_chars=config.site.editor.max_chars,
+            compact=compact,
+        )
+        for compact in (False, True)
+    }
     fragments = Fragments(
         python_server=kit["python_server"],
         node_server=kit["node_server"],
         # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
-        editor=_as_scorer_output(editor, mark),
+        editor=_as_scorer_output(editors[False], mark),
+        compact_editor=_as_scorer_output(editors[True], mark),
         normalisation_rows=[
             {k: _as_scorer_output(v, mark) for k, v in row.items()}
             for row in scorer_bridge.normalisation_rows()
@@ -70,10 +77,6 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
 
 def _as_scorer_output(text: str, mark: bool) -> str:
     return mark_as_tracked(text, mark=mark)
-
-
-def _placeholder_fragments() -> Fragments:
-    return Fragments(python_server="", node_server="", editor="", normalisation_rows=[], scorer_signature="")
 
 
 def build_site(
@@ -137,7 +140,14 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     for name in packages:
         shutil.copy2(layout.wheels / name, wheels / name)
     wheel: scorer_bridge.ScorerWheel = rendered.extra["wheel"]
-    manifest = {"scorer": wheel.path.name, "sha256": wheel.sha256, "packages": packages}
+    # The service worker must sit at the site root so its scope covers every page; the manifest says where.
+    shutil.copy2(layout.editor_web / SERVICE_WORKER, assets.parent / SERVICE_WORKER)
+    manifest = {
+        "scorer": wheel.path.name,
+        "sha256": wheel.sha256,
+        "packages": packages,
+        "service_worker": f"../../{SERVICE_WORKER}",
+    }
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     kit = assets / "kit"
     kit.mkdir()

@@ -72,7 +72,13 @@ def scorer_signature() -> str:
 
 
 def editor_markup(
-    env: jinja2.Environment, *, examples: Path, wheel: ScorerWheel, asset_base: str, max_chars: int
+    env: jinja2.Environment,
+    *,
+    examples: Path,
+    wheel: ScorerWheel,
+    asset_base: str,
+    max_chars: int,
+    compact: bool,
 ) -> str:
     from cvb_scorer.view import render_view
 
@@ -88,5 +94,5 @@ def editor_markup(
         wheel_name=wheel.path.name,
         asset_base=asset_base,
         max_chars=max_chars,
-        compact=False,
+        compact=compact,
     )

@@ -36,6 +36,7 @@ class Fragments:
     python_server: str
     node_server: str
     editor: str
+    compact_editor: str
     normalisation_rows: list[dict[str, str]]
     scorer_signature: str
 
