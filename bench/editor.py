@@ -44,6 +44,8 @@ READ_TIMINGS = """
     dom_content_loaded_ms: nav ? nav.domContentLoadedEventEnd : null,
     editor_accepts_input_ms: mark('cvb:mounted'),
     worker_start_ms: mark('cvb:worker-start'),
+    pyodide_loading_from_ms: mark('cvb:stage-runtime'),
+    wheels_loading_from_ms: mark('cvb:stage-wheels'),
     engine_ready_ms: mark('cvb:engine-ready'),
     interactive_ms: mark('cvb:first-live-render'),
   };
@@ -125,9 +127,12 @@ def editor_anchor(site: editor_site.Site) -> str:
     return f"#{ids[-1]}" if ids else ""
 
 
-def served_bytes(site: editor_site.Site, paths: list[str]) -> int:
+def served_bytes(site: editor_site.Site, responses: list[tuple[str, int]]) -> int:
+    """Bodies of full (200) responses; revalidations answered 304 carry none."""
     total = 0
-    for path in paths:
+    for path, status in responses:
+        if status != 200:
+            continue
         file = site.root / path.split("?")[0].split("#")[0].lstrip("/")
         if file.is_dir():
             file = file / "index.html"

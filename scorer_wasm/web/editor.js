@@ -45,6 +45,7 @@ const engine = {
   receive(message) {
     switch (message.type) {
       case "progress":
+        performance.mark(`cvb:stage-${message.stage}`);
         this.stageText = message.text;
         this.broadcast();
         break;

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import http
 import http.server
 import json
 import os
@@ -199,6 +200,9 @@ def build(out: Path, port: int) -> None:
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    # HTTP/1.1 as any real host speaks it: with 1.0 Chromium reuses nothing from its cache, and every
+    # request is a full download.
+    protocol_version = "HTTP/1.1"
     extensions_map = {  # noqa: RUF012  (the base class declares it as a plain class attribute)
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
@@ -213,8 +217,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Security-Policy", WORKER_CSP)
         super().end_headers()
 
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        status = code.value if isinstance(code, http.HTTPStatus) else int(code) if str(code).isdigit() else 0
+        self.server.requests.append((self.path, status))  # type: ignore[attr-defined]
+
     def log_message(self, format: str, *args: object) -> None:
-        self.server.requests.append(self.path)  # type: ignore[attr-defined]
+        pass  # the test output stays readable; requests are kept in server.requests instead
 
 
 @dataclass
@@ -223,7 +231,7 @@ class Site:
     base: str
     editor_path: str
     other_path: str
-    requests: list[str] = field(default_factory=list)
+    requests: list[tuple[str, int]] = field(default_factory=list)  # (path, HTTP status) as served
 
     def url(self, path: str) -> str:
         return self.base + path.lstrip("/")
