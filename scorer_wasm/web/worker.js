@@ -12,6 +12,12 @@
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
 
+// A Python exception's message is its whole traceback; the entrant needs the last line, which names the error.
+function lastLine(error) {
+  const lines = String(error?.message ?? error).trim().split("\n");
+  return lines[lines.length - 1];
+}
+
 function progress(stage, text) {
   postMessage({ type: "progress", stage, text });
 }
@@ -63,7 +69,7 @@ async function boot() {
   progress("runtime", "Loading the Python runtime (Pyodide)…");
   const manifestPromise = fetchManifest();
   // The wheels are small, but fetching them while Pyodide compiles takes them off the critical path;
-  // loadPackage and the hash check below then read them from the HTTP cache.
+  // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
   manifestPromise.then((manifest) => Promise.all(wheelURLs(manifest).map((url) => fetch(url)))).catch(() => {});
   const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
   const pyodide = await loadPyodide({ indexURL: PYODIDE_DIR.href, fullStdLib: false });
@@ -120,7 +126,7 @@ ready.then(
       // What this worker fetched (runtime, stdlib, wheels), for the service worker to keep for offline use.
       resources: performance.getEntriesByType("resource").map((entry) => entry.name),
     }),
-  (error) => postMessage({ type: "error", message: String(error?.message ?? error) }),
+  (error) => postMessage({ type: "error", message: lastLine(error) }),
 );
 
 onmessage = async (event) => {
@@ -138,6 +144,7 @@ onmessage = async (event) => {
     postMessage({ type: "result", id, json, ms: performance.now() - t0 });
     warmAfterFirstAnswer(engine);
   } catch (error) {
-    postMessage({ type: "error", id, message: String(error?.message ?? error) });
+    console.error(error);
+    postMessage({ type: "error", id, message: lastLine(error) });
   }
 };

@@ -91,6 +91,8 @@ def test_no_request_leaves_the_origin(site: editor_site.Site, page: Any, log: Pa
         "the worker's fetches were not seen"
     )
     assert off_origin(log, site) == []
+    stages = page.evaluate("() => performance.getEntriesByType('mark').map((m) => m.name)")
+    assert {"cvb:stage-runtime", "cvb:stage-wheels", "cvb:engine-ready"} <= set(stages), stages
     # The guard itself: an off-origin request is blocked by the CSP before it can even fail to resolve.
     blocked = page.evaluate("() => fetch('http://example.com/').then(() => 'sent', () => 'blocked')")
     assert blocked == "blocked"
