@@ -274,6 +274,19 @@ def test_narrow_screen_has_no_sideways_scroll(site: editor_site.Site, browser: A
         context.close()
 
 
+def test_boxes_and_figures_are_announced_by_name(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    reference = root.get_by_role("textbox", name="Reference", exact=False)
+    hypothesis = root.get_by_role("textbox", name="Hypothesis", exact=False)
+    assert reference.count() == 1 and hypothesis.count() == 1
+    hypothesis.fill("喂")
+    live = root.locator("[aria-live=polite]")
+    page.wait_for_function("() => document.querySelector('[data-cvb-live]').textContent.startsWith('CER ')")
+    assert "reference characters" in live.inner_text()
+    assert root.get_by_role("status").count() == 1
+
+
 def test_without_javascript_the_build_time_alignment_is_shown(
     site: editor_site.Site, browser: Any, page: Any
 ) -> None:
