@@ -31,7 +31,8 @@ def fraction_words(n: Num) -> Text:
         return Text(f"{n.value * 100:g}%", n.sources)
     single, plural = _ORDINAL_PARTS[frac.denominator]
     if frac.numerator == 1:
-        return Text(single if frac.denominator == 2 else f"a {single}", n.sources)
+        article = "an" if single[0] in "aeiou" else "a"
+        return Text(single if frac.denominator == 2 else f"{article} {single}", n.sources)
     return Text(f"{_CARDINALS[frac.numerator]} {plural}", n.sources)
 
 
