@@ -265,14 +265,24 @@ class Editor {
     );
   }
 
+  statusText() {
+    if (this.overLimit) return this.overLimit;
+    switch (engine.state) {
+      case "idle":
+        return "The figures below were computed when this page was built. Python loads when you reach the editor.";
+      case "loading":
+        return engine.stageText;
+      case "failed":
+        return `The editor could not start: ${engine.error} The figures below are the ones computed at build time.`;
+      default:
+        return this.root.classList.contains("cvb-editor--compact")
+          ? "Scored in your browser by the site's own scorer; nothing you type leaves this page."
+          : "Scored in your browser by the wheel named below; nothing you type leaves this page.";
+    }
+  }
+
   showStatus() {
-    let text;
-    if (this.overLimit) text = this.overLimit;
-    else if (engine.state === "idle") text = "The figures below were computed when this page was built. Python loads when you reach the editor.";
-    else if (engine.state === "loading") text = engine.stageText;
-    else if (engine.state === "failed") {
-      text = `The editor could not start: ${engine.error} The figures below are the ones computed at build time.`;
-    } else text = "Scored in your browser by the wheel named below; nothing you type leaves this page.";
+    const text = this.statusText();
     if (this.status.textContent !== text) this.status.textContent = text;
     this.root.dataset.cvbEngine = engine.state;
   }
