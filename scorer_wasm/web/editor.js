@@ -6,7 +6,6 @@
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const NEAR_VIEWPORT = "600px 0px";
-const DEFAULT_MAX_CHARS = 5000;
 
 const numberFormat = new Intl.NumberFormat("en");
 const percent = (x) => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "–");
@@ -155,7 +154,8 @@ class Editor {
     this.live = root.querySelector("[data-cvb-live]");
     this.status = root.querySelector("[data-cvb-status]");
     this.verifiedNote = root.querySelector("[data-cvb-verified]");
-    this.maxChars = Number.parseInt(root.dataset.cvbMaxChars, 10) || DEFAULT_MAX_CHARS;
+    // The limit is a site setting (platform_config/site.yaml) written into the markup; no second copy lives here.
+    this.maxChars = Number.parseInt(root.dataset.cvbMaxChars, 10);
     this.builtSignature = root.dataset.cvbSignature ?? "";
     this.builtSha256 = root.dataset.cvbWheelSha256 ?? "";
     this.latest = 0; // id of the newest request; answers to older ones are dropped
