@@ -116,11 +116,7 @@ def _align(reference: Sequence[str], hypothesis: Sequence[str], *, record: bool)
     return Alignment(tuple(ops), Counts(s, d, ins, m))
 
 
-def _discard(_: tuple[Op, int, int]) -> None:
-    return None
-
-
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Columns:
     """The bit vectors of one alignment, kept so the next alignment against the same reference can reuse the
     columns of the hypothesis prefix they share (the editor realigns on every keystroke)."""
@@ -201,30 +197,30 @@ def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Colu
     Returns the columns, the previous alignment against the same reference if its columns were reused (else
     None), and how many leading hypothesis items the two share. Only long texts are kept for reuse.
     """
-    rows = len(reference)
+    rows, cols = len(reference), len(hypothesis)
     full = (1 << rows) - 1
     start = 0
-    vps, vns = [full], [0]
+    # Filled by index below (cheaper than appending).
+    vps, vns = [full] * (cols + 1), [0] * (cols + 1)
     peq: dict[str, int] | None = None
     prev: _Columns | None = None
-    reuse = rows >= _REUSE_MIN_ROWS and rows * len(hypothesis) <= _REUSE_MAX_CELLS
+    reuse = rows >= _REUSE_MIN_ROWS and rows * cols <= _REUSE_MAX_CELLS
     if reuse:
         prev = next((e for e in _recent if len(e.reference) == rows and e.reference == reference), None)
         if prev is not None:
             _recent.remove(prev)
             peq = prev.peq
             start = _shared_prefix(prev.hypothesis, hypothesis)
-            vps, vns = prev.vps[: start + 1], prev.vns[: start + 1]
+            vps[: start + 1], vns[: start + 1] = prev.vps[: start + 1], prev.vns[: start + 1]
     if peq is None:
         peq = {}
         bit = 1
         for sym in reference:
             peq[sym] = peq.get(sym, 0) | bit
             bit <<= 1
-    vp, vn = vps[-1], vns[-1]
+    vp, vn = vps[start], vns[start]
     get = peq.get
-    vps_append, vns_append = vps.append, vns.append
-    for c in range(start, len(hypothesis)):
+    for c in range(start, cols):
         eq = get(hypothesis[c], 0)
         xv = eq | vn
         xh = (((eq & vp) + vp) ^ vp) | eq
@@ -234,8 +230,8 @@ def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Colu
         if not c & 15:
             vp &= full
             vn &= full
-        vps_append(vp)
-        vns_append(vn)
+        vps[c + 1] = vp
+        vns[c + 1] = vn
     entry = _Columns(reference, hypothesis, peq, vps, vns)
     if reuse:
         _recent.insert(0, entry)
@@ -284,7 +280,9 @@ def _walk(
     its S, D and I counts; ``record=False`` gives the counts only (no script is built)."""
     match, sub, dele, ins = Op.MATCH, Op.SUBSTITUTE, Op.DELETE, Op.INSERT
     ops: list[tuple[Op, int, int]] = []
-    append = ops.append if record else _discard
+    # Counts only: the steps go to a list nobody keeps (a C call, cheaper than a test at every step).
+    discard: list[tuple[Op, int, int]] = []
+    append = ops.append if record else discard.append
     n_sub = n_del = n_ins = 0
     i, j = m, n
     if m > p and n > p:
@@ -296,7 +294,7 @@ def _walk(
         old_marks = prev.marks if joinable and prev is not None else None
         # Marks are kept only for alignments whose columns are kept.
         marks: dict[tuple[int, int], tuple[int, int, int, int]] | None = (
-            {} if any(e is cols for e in _recent) else None
+            {} if _recent and _recent[0] is cols else None
         )
         shared_j = p + start  # cells with j <= shared_j lie in columns the two alignments share
 

@@ -17,9 +17,9 @@ from functools import cache, cached_property, lru_cache
 
 from cvb_scorer.align import Alignment, Counts, Op, align, count_edits
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
-from cvb_scorer.normalise.charsets import charsets
+from cvb_scorer.normalise.charsets import charsets, count_simplified_only
 from cvb_scorer.normalise.text import fold_variants
-from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts
+from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
 
 
 def rate(counts: Counts) -> float:
@@ -62,10 +62,9 @@ class ClipScore:
     has_hypothesis: bool
     cer_counts: Counts
     mer_counts: Counts
-    ref_tokens: tuple[str, ...]
-    hyp_tokens: tuple[str, ...]
-    # The CER edit script when it was built with the counts (the editor's view); see ``cer_alignment``.
+    # The CER edit script and the MER tokens when scoring built them (else built on first use, see below).
     script: Alignment | None = field(default=None, repr=False, compare=False)
+    tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def cer_alignment(self) -> Alignment:
@@ -74,6 +73,14 @@ class ClipScore:
         if self.script is not None:
             return self.script
         return align(self.reference.cer, self.hypothesis.cer)
+
+    @cached_property
+    def ref_tokens(self) -> tuple[str, ...]:
+        return self.tokens[0] if self.tokens is not None else _cached_token_texts(self.reference.text)
+
+    @cached_property
+    def hyp_tokens(self) -> tuple[str, ...]:
+        return self.tokens[1] if self.tokens is not None else tuple(mer_token_texts(self.hypothesis.text))
 
     # Diagnostics are computed on first use: corpus scoring does not need them for every clip.
     @cached_property
@@ -128,12 +135,11 @@ def by_class(
 
 
 def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:
-    data = charsets()
-    simplified = data.simplified_only
-    if simplified.isdisjoint(hyp):
+    characters = count_simplified_only(hyp)
+    if not characters:
         return SimplifiedCost(0, 0)
+    simplified = charsets().simplified_only
     forms = _traditional_forms()
-    characters = sum(1 for ch in hyp if ch in simplified)
     errors = 0
     for op, i, j in alignment.ops:
         if op is Op.SUBSTITUTE:
@@ -150,17 +156,18 @@ def score_normalised(
     only the counts are walked and the script is built if ``cer_alignment`` is asked for."""
     script = align(ref.cer, hyp.cer) if edit_script else None
     cer_counts = script.counts if script is not None else count_edits(ref.cer, hyp.cer).counts
-    # The reference side is cached: the editor redraws on every keystroke with the same reference.
-    ref_tokens = _cached_token_texts(ref.text)
-    hyp_tokens = tuple(mer_token_texts(hyp.text))
-    if len(ref_tokens) == len(ref.cer) and len(hyp_tokens) == len(hyp.cer):
+    tokens = None
+    if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
         # Every token is one character: the MER alignment is the CER alignment (saves a second alignment).
         mer_counts = cer_counts
     else:
-        mer_counts = count_edits(ref_tokens, hyp_tokens).counts
-    return ClipScore(
-        clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, ref_tokens, hyp_tokens, script
-    )
+        # The reference side is cached: the editor redraws on every keystroke with the same reference.
+        tokens = (_cached_token_texts(ref.text), tuple(mer_token_texts(hyp.text)))
+        if len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer):
+            mer_counts = cer_counts  # one token per character after all
+        else:
+            mer_counts = count_edits(*tokens).counts
+    return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, script, tokens)
 
 
 def score_clip(clip_id: str, reference: str, hypothesis: str | None) -> ClipScore:
@@ -193,11 +200,7 @@ class CorpusScore:
 def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
     """Score (id, reference, hypothesis or None) triples at corpus level."""
     clips = tuple(score_clip(cid, ref, hyp) for cid, ref, hyp in pairs)
-    totals = [0] * 8
-    for clip in clips:
-        c, m = clip.cer_counts, clip.mer_counts
-        for k, v in enumerate((c.S, c.D, c.I, c.N, m.S, m.D, m.I, m.N)):
-            totals[k] += v
-    return CorpusScore(
-        clips, Counts(*totals[:4]), Counts(*totals[4:]), sum(1 for c in clips if c.has_hypothesis)
-    )
+    # Counts are named tuples: summing them column by column runs in C.
+    cer = Counts(*map(sum, zip(*(c.cer_counts for c in clips), strict=True))) if clips else Counts()
+    mer = Counts(*map(sum, zip(*(c.mer_counts for c in clips), strict=True))) if clips else Counts()
+    return CorpusScore(clips, cer, mer, sum(c.has_hypothesis for c in clips))

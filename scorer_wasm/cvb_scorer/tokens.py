@@ -184,15 +184,23 @@ def mer_tokens(text: str) -> list[Token]:
 
 
 _MULTI = re.compile("[^HCO]")
+_NOT_HAN_OR_PLAIN = re.compile(f"[^{HAN_CLASS}0-9A-Za-z ]")
+_ASCII_RUN = re.compile("[A-Za-z]{2}|[0-9]{2}")
 _RUN_TOKEN = re.compile(r"L+|D+|[HCO][hco]+")
+
+
+def one_token_per_character(text: str) -> bool:
+    """A quick sufficient test that every MER token of ``text`` is one character (the common case after
+    normalisation): Han, ASCII letters and digits and spaces only, no two letters or two digits side by side.
+    False says nothing."""
+    return _NOT_HAN_OR_PLAIN.search(text) is None and _ASCII_RUN.search(text) is None
 
 
 def mer_token_texts(text: str) -> list[str]:
     """Only the texts of ``mer_tokens(text)``, for alignment (faster: most Cantonese text is one token per
     character)."""
-    if _NOT_HAN.search(text) is None:
-        # All Han (the common case after normalisation): one token per character, no need for the codes.
-        return list(text)
+    if one_token_per_character(text):
+        return list(text.replace(" ", ""))
     codes = class_codes(text)
     if _MULTI.search(codes) is None:
         return list(text)

@@ -23,6 +23,7 @@ from cvb_scorer.normalise.text import (
     fold_variants,
     lowercase_latin,
     nfkc,
+    strip_plain,
     strip_punctuation,
 )
 
@@ -161,10 +162,14 @@ class Normalised:
 
 
 def _both_sides(text: str) -> str:
-    text = fold_variants(text)
-    text = drop_currency_prefixes(text)
-    text = lowercase_latin(text)
-    text = strip_punctuation(text)
+    stripped = strip_plain(text)
+    if stripped is None:
+        text = fold_variants(text)
+        text = drop_currency_prefixes(text)
+        text = lowercase_latin(text)
+        text = strip_punctuation(text)
+    else:
+        text = stripped
     text = fold_numerals(text)
     text = drop_currency_words(text)
     # Removing punctuation can bring a combining mark next to a new base character; composing again here keeps

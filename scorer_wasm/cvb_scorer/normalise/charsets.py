@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -32,3 +33,36 @@ def charsets() -> Charsets:
         simplified_candidates={str(k): str(v) for k, v in raw["simplified_candidates"].items()},
         variants={str(k): str(v) for k, v in raw["variants"].items()},
     )
+
+
+# Sets of characters as regular expressions, which scan a text in C (testing a Python set builds a string
+# object per character). The engine keeps a bitmap only for characters of the BMP and tries the others one by
+# one, so a set is split in two and its part beyond the BMP is tried only on a text that has such characters.
+_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _split_class(chars: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    def klass(part: list[str]) -> str:
+        return "[" + "".join(map(re.escape, part)) + "]" if part else "(?!)"
+
+    ordered = sorted(chars)
+    bmp, beyond = [c for c in ordered if c <= "\uffff"], [c for c in ordered if c > "\uffff"]
+    # The look-ahead keeps the one-by-one test to the characters beyond the BMP.
+    return re.compile(klass(bmp)), re.compile(f"(?={_BEYOND_BMP.pattern}){klass(beyond)}")
+
+
+@cache
+def _simplified_only_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return _split_class(charsets().simplified_only)
+
+
+def has_simplified_only(text: str) -> bool:
+    bmp, beyond = _simplified_only_classes()
+    return bmp.search(text) is not None or (
+        _BEYOND_BMP.search(text) is not None and beyond.search(text) is not None
+    )
+
+
+def count_simplified_only(text: str) -> int:
+    bmp, beyond = _simplified_only_classes()
+    return len(bmp.findall(text)) + (len(beyond.findall(text)) if _BEYOND_BMP.search(text) else 0)

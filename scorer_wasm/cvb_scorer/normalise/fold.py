@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
-from cvb_scorer.normalise.charsets import charsets
+from cvb_scorer.normalise.charsets import charsets, has_simplified_only
 
 
 class _Converter(Protocol):
@@ -48,9 +48,9 @@ def _converter() -> _Converter:
 
 
 def fold_reference(text: str) -> tuple[str, tuple[FoldChange, ...]]:
-    data = charsets()
-    if data.simplified_only.isdisjoint(text):
+    if not has_simplified_only(text):
         return text, ()
+    data = charsets()
     convert = _converter().convert
     converted = convert(text)
     if len(converted) != len(text):  # pragma: no cover - s2hk has never changed a length (research notes)

@@ -66,13 +66,13 @@ def _variant_table() -> dict[int, str]:
 
 
 @cache
-def _variant_chars() -> frozenset[str]:
-    return frozenset(charsets().variants)
+def _variant_chars() -> re.Pattern[str]:
+    return re.compile("[" + "".join(map(re.escape, charsets().variants)) + "]")
 
 
 def fold_variants(text: str) -> str:
     """Fold HK/TW glyph variants (說/説, 溫/温, 戶/户 ...) to one form on both sides."""
-    if _variant_chars().isdisjoint(text):
+    if _variant_chars().search(text) is None:
         return text
     return text.translate(_variant_table())
 
@@ -129,18 +129,30 @@ _GAPS = _GapTable()
 _GAP_CANDIDATE = re.compile(f"[^0-9A-Za-z{HAN_CLASS}]")
 
 
-class _DropGapTable(dict[int, "str | None"]):
-    """``_GAPS`` as a deletion table: gaps map to None (removed by ``str.translate``), the rest to themselves."""
-
-    def __missing__(self, cp: int) -> str | None:
-        result = None if _GAPS[cp] == SPACE else chr(cp)
-        if len(self) < 65536:
-            self[cp] = result
-        return result
-
-
-_DROP_GAPS = _DropGapTable()
+# The gaps met in practice (the ASCII and Latin-1 ones, General Punctuation, CJK Symbols and Punctuation, CJK
+# compatibility and small forms, full-width forms), read from the pinned tables, for regular expressions.
+_COMMON_GAP_BLOCKS = ((0x20, 0xBF), (0x2000, 0x206F), (0x3000, 0x303F), (0xFE30, 0xFE6F), (0xFF00, 0xFF65))
+_COMMON_GAP_CHARS = [
+    chr(cp) for lo, hi in _COMMON_GAP_BLOCKS for cp in range(lo, hi + 1) if _GAPS[cp] == SPACE
+]
+_COMMON_GAPS = re.compile("[" + "".join(map(re.escape, _COMMON_GAP_CHARS)) + "]+")
 _NOT_HAN = re.compile(f"[^{HAN_CLASS}]")
+_NOT_PLAIN = re.compile(
+    f"[^{HAN_CLASS}" + "".join(re.escape(ch) for ch in _COMMON_GAP_CHARS if ch != "%") + "]"
+)
+
+
+def strip_plain(text: str) -> str | None:
+    """``strip_punctuation(lowercase_latin(drop_currency_prefixes(fold_variants(text))))`` in one step for the
+    commonest text, or None for any other text.
+
+    A text of Han characters and common punctuation (``%`` aside) with no glyph variant has no Latin letters,
+    digits or currency prefixes, so the first three leave it alone, and between Han characters punctuation is
+    simply dropped (see ``strip_punctuation``).
+    """
+    if _NOT_PLAIN.search(text) is not None or _variant_chars().search(text) is not None:
+        return None
+    return _COMMON_GAPS.sub("", text)
 
 
 def strip_punctuation(text: str) -> str:
@@ -154,9 +166,10 @@ def strip_punctuation(text: str) -> str:
         return text
     # Between Han characters no rule keeps a mark or a space (the marks need a digit or a numeral before them,
     # the space a letter or digit on both sides), so when only Han is left the gaps are simply dropped, in C.
-    dropped = text.translate(_DROP_GAPS)
-    if "%" not in text and _NOT_HAN.search(dropped) is None:
-        return dropped
+    if "%" not in text:
+        dropped = _COMMON_GAPS.sub("", text)
+        if _NOT_HAN.search(dropped) is None:
+            return dropped
     # Gap runs: only characters outside ASCII letters, digits and Han can be gaps, so only they are looked up.
     gaps = _GAPS
     spans: list[list[int]] = []
