@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
+from itertools import groupby
+from operator import itemgetter
 
 from cvb_scorer.align import Alignment, Counts, Op, align, count_edits
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
@@ -122,16 +124,23 @@ def by_class(
 ) -> dict[TokenClass, ClassCounts]:
     rc = ref_codes if ref_codes is not None else class_codes(ref).upper()
     hc = class_codes(hyp).upper()
-    tally = {code: [0, 0, 0, rc.count(code)] for code in CLASS_OF_CODE}
-    sub, dele, ins = Op.SUBSTITUTE, Op.DELETE, Op.INSERT
-    for op, i, j in alignment.ops:
-        if op is sub:
-            tally[rc[i]][0] += 1
-        elif op is dele:
-            tally[rc[i]][1] += 1
-        elif op is ins:
-            tally[hc[j]][2] += 1
-    return {cls: ClassCounts(*tally[code]) for code, cls in CLASS_OF_CODE.items()}
+    # Within a run of one kind of step the indices on each side are consecutive, so each run of errors is a
+    # slice of class codes, and the codes are counted once per kind (matches, most of a script, are skipped).
+    parts: dict[Op, list[str]] = {Op.SUBSTITUTE: [], Op.DELETE: [], Op.INSERT: []}
+    match = Op.MATCH
+    for op, group in groupby(alignment.ops, key=itemgetter(0)):
+        if op is match:
+            continue
+        items = list(group)
+        if op is Op.INSERT:
+            parts[op].append(hc[items[0][2] : items[-1][2] + 1])
+        else:
+            parts[op].append(rc[items[0][1] : items[-1][1] + 1])
+    s, d, i = ("".join(parts[op]) for op in (Op.SUBSTITUTE, Op.DELETE, Op.INSERT))
+    return {
+        cls: ClassCounts(s.count(code), d.count(code), i.count(code), rc.count(code))
+        for code, cls in CLASS_OF_CODE.items()
+    }
 
 
 def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:

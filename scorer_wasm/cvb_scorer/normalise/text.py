@@ -137,6 +137,12 @@ _COMMON_GAP_CHARS = [
 ]
 _COMMON_GAPS = re.compile("[" + "".join(map(re.escape, _COMMON_GAP_CHARS)) + "]+")
 _NOT_HAN = re.compile(f"[^{HAN_CLASS}]")
+# A whole run of common gaps (``%`` aside) with Han on both sides: no rule keeps anything of it.
+_GAPS_BETWEEN_HAN = re.compile(
+    f"(?<=[{HAN_CLASS}])["
+    + "".join(re.escape(ch) for ch in _COMMON_GAP_CHARS if ch != "%")
+    + f"]+(?=[{HAN_CLASS}])"
+)
 _NOT_PLAIN = re.compile(
     f"[^{HAN_CLASS}" + "".join(re.escape(ch) for ch in _COMMON_GAP_CHARS if ch != "%") + "]"
 )
@@ -170,6 +176,9 @@ def strip_punctuation(text: str) -> str:
         dropped = _COMMON_GAPS.sub("", text)
         if _NOT_HAN.search(dropped) is None:
             return dropped
+    # Each gap run is decided by the characters around it, never by other gap runs, so the runs between Han
+    # characters go first, in C, and only the rest are looked at one by one.
+    text = _GAPS_BETWEEN_HAN.sub("", text)
     # Gap runs: only characters outside ASCII letters, digits and Han can be gaps, so only they are looked up.
     gaps = _GAPS
     spans: list[list[int]] = []
