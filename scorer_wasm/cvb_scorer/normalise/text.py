@@ -61,20 +61,18 @@ def nfkc(text: str) -> str:
 
 
 @cache
-def _variant_table() -> dict[int, str]:
-    return {ord(k): v for k, v in charsets().variants.items()}
-
-
-@cache
 def _variant_chars() -> re.Pattern[str]:
     return re.compile("[" + "".join(map(re.escape, charsets().variants)) + "]")
 
 
 def fold_variants(text: str) -> str:
     """Fold HK/TW glyph variants (說/説, 溫/温, 戶/户 ...) to one form on both sides."""
-    if _variant_chars().search(text) is None:
-        return text
-    return text.translate(_variant_table())
+    # Variants are rare in a text: replacing the matches beats translating every character.
+    return _variant_chars().sub(_fold_variant, text)
+
+
+def _fold_variant(match: re.Match[str]) -> str:
+    return charsets().variants[match.group()]
 
 
 _CURRENCY_PREFIXES = re.compile(r"(?:HK|US|hk|us|Hk|hK|Us|uS)\$")
@@ -100,15 +98,18 @@ def _lower_table() -> dict[int, str]:
     return table
 
 
-_UPPER_CANDIDATE = re.compile("[A-Z\u00c0-\u024f]")
+_UPPER_CANDIDATES = re.compile("[A-Z\u00c0-\u024f]+")
 
 
 def lowercase_latin(text: str) -> str:
     if text.isascii():
         return text.lower()
-    if _UPPER_CANDIDATE.search(text) is None:
-        return text
-    return text.translate(_lower_table())
+    # Only the runs of candidates are translated, not every character of a mostly Han text.
+    return _UPPER_CANDIDATES.sub(_lower_run, text)
+
+
+def _lower_run(match: re.Match[str]) -> str:
+    return match.group().translate(_lower_table())
 
 
 NUMERAL_CHARS = frozenset("零〇一二三四五六七八九十百千萬億兩廿卅卌")
