@@ -14,7 +14,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from functools import cached_property
+from itertools import groupby, repeat
+from operator import itemgetter
 from typing import NamedTuple
 
 TIE_RULE = "diag>del>ins"
@@ -54,6 +56,20 @@ class Alignment:
     @property
     def distance(self) -> int:
         return self.counts.errors
+
+    @cached_property
+    def runs(self) -> tuple[tuple[Op, int, int, int, int], ...]:
+        """The script as runs of one kind of step, (op, reference start, end, hypothesis start, end): within a
+        run the indices on each side are consecutive, so a run is one slice of each text (empty on the side
+        its steps skip). The drawing and the per-class breakdown both read these."""
+        runs = []
+        for op, group in groupby(self.ops, key=itemgetter(0)):
+            items = list(group)
+            (_, i0, j0), (_, i1, j1) = items[0], items[-1]
+            ref = (i0, i1 + 1) if i0 >= 0 else (0, 0)
+            hyp = (j0, j1 + 1) if j0 >= 0 else (0, 0)
+            runs.append((op, *ref, *hyp))
+        return tuple(runs)
 
 
 def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
-from itertools import groupby
-from operator import itemgetter
 
 from cvb_scorer.align import Alignment, Counts, Op, align, count_edits
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
@@ -124,18 +122,13 @@ def by_class(
 ) -> dict[TokenClass, ClassCounts]:
     rc = ref_codes if ref_codes is not None else class_codes(ref).upper()
     hc = class_codes(hyp).upper()
-    # Within a run of one kind of step the indices on each side are consecutive, so each run of errors is a
-    # slice of class codes, and the codes are counted once per kind (matches, most of a script, are skipped).
+    # Each run of errors is a slice of class codes, and the codes are counted once per kind (matches, most of
+    # a script, are skipped).
     parts: dict[Op, list[str]] = {Op.SUBSTITUTE: [], Op.DELETE: [], Op.INSERT: []}
-    match = Op.MATCH
-    for op, group in groupby(alignment.ops, key=itemgetter(0)):
-        if op is match:
-            continue
-        items = list(group)
-        if op is Op.INSERT:
-            parts[op].append(hc[items[0][2] : items[-1][2] + 1])
-        else:
-            parts[op].append(rc[items[0][1] : items[-1][1] + 1])
+    match, insert = Op.MATCH, Op.INSERT
+    for op, i0, i1, j0, j1 in alignment.runs:
+        if op is not match:
+            parts[op].append(hc[j0:j1] if op is insert else rc[i0:i1])
     s, d, i = ("".join(parts[op]) for op in (Op.SUBSTITUTE, Op.DELETE, Op.INSERT))
     return {
         cls: ClassCounts(s.count(code), d.count(code), i.count(code), rc.count(code))

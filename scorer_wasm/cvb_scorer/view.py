@@ -12,11 +12,10 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape as _html_escape
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
 from cvb_scorer.align import Counts, Op
@@ -89,18 +88,10 @@ class EditorView:
 def merged_ops(clip: ClipScore) -> list[tuple[Op, str, str]]:
     """The CER edit script with consecutive operations of one kind merged into runs of text."""
     ref, hyp = clip.reference.cer, clip.hypothesis.cer
-    runs: list[tuple[Op, str, str]] = []
-    # Within a run of one kind the indices on each side are consecutive, so each run is two slices.
-    for op, group in groupby(clip.cer_alignment.ops, key=itemgetter(0)):
-        items = list(group)
-        first, last = items[0], items[-1]
-        r = ref[first[1] : last[1] + 1] if first[1] >= 0 else ""
-        h = hyp[first[2] : last[2] + 1] if first[2] >= 0 else ""
-        runs.append((op, r, h))
-    return runs
+    return [(op, ref[i0:i1], hyp[j0:j1]) for op, i0, i1, j0, j1 in clip.cer_alignment.runs]
 
 
-def _op_html(op: Op, ref: str, hyp: str) -> str:
+def _op_html(op: Op, ref: str, hyp: str, escape: Callable[[str], str] = escape) -> str:
     if op is Op.MATCH:
         return f'<span class="cvb-op cvb-match" data-op="match">{escape(ref)}</span>'
     if op is Op.SUBSTITUTE:
@@ -194,7 +185,11 @@ def build_html(clip: ClipScore, ops: list[tuple[Op, str, str]], sig: str) -> str
     parts: list[str] = ['<div class="cvb-view" data-cvb-view="1">']
     parts.append('<p class="cvb-alignment" lang="yue-Hant-HK" data-cvb-part="alignment">')
     if ops:
-        parts.extend(_op_html(op, r, h) for op, r, h in ops)
+        # The runs are slices of the two normalised texts (which punctuation removal leaves with nothing to
+        # escape): when neither text needs escaping, no run does, and the test per run is skipped.
+        texts = (clip.reference.cer, clip.hypothesis.cer)
+        esc = escape if any(_NEEDS_ESCAPE.search(t) for t in texts) else str
+        parts.extend(_op_html(op, r, h, esc) for op, r, h in ops)
     else:
         parts.append('<span class="cvb-empty">(both texts are empty after normalisation)</span>')
     parts.append("</p>")
