@@ -74,7 +74,7 @@ class EditorView:
             {
                 "html": self.html,
                 "figures": self.figures,
-                "ops": [list(op) for op in self.ops],
+                "ops": self.ops,  # tuples are written as JSON arrays, as lists are
                 "ref_norm": self.ref_norm,
                 "hyp_norm": self.hyp_norm,
                 "signature": self.signature,
