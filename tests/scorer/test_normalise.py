@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from cvb_scorer._unicode import ud
 from cvb_scorer.normalise import (
     EXCEPTION_WORDS,
     NORM_VERSION,
@@ -12,6 +13,7 @@ from cvb_scorer.normalise import (
     normalise_reference,
     rules_table,
 )
+from cvb_scorer.normalise.text import clean_unicode, nfkc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -209,3 +211,33 @@ def test_normalisation_is_idempotent_and_never_raises(text: str) -> None:
     assert normalise_reference(ref.text).text == ref.text
     assert hyp.cer == hyp.text.replace(" ", "")
     assert "  " not in hyp.text and not hyp.text.startswith(" ") and not hyp.text.endswith(" ")
+
+
+# Characters around NFKC's edge cases: combining marks, Hangul jamo and syllables, CJK punctuation (some with
+# combining classes), compatibility ideographs, full-width forms, format and control characters.
+_NFKC_RANGES = (
+    (0x20, 0x250),
+    (0x300, 0x370),
+    (0x1100, 0x1200),
+    (0xAC00, 0xAC40),
+    (0x3000, 0x3100),
+    (0xF900, 0xF920),
+    (0xFF00, 0xFFEF),
+    (0x4E00, 0x4E40),
+)
+_NFKC_ALPHABET = [chr(cp) for lo, hi in _NFKC_RANGES for cp in range(lo, hi)] + [
+    "\U0002f800",
+    "\U00020000",
+    "\U0001d15e",
+    "\U0001d165",
+    "\u200b",
+    "\n",
+    "\x85",
+    "\ud800",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(_NFKC_ALPHABET), min_size=256, max_size=700))
+def test_long_texts_normalised_piecewise_equal_one_full_pass(text: str) -> None:
+    assert nfkc(text) == clean_unicode(ud.normalize("NFKC", text))

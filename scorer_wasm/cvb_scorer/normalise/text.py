@@ -8,7 +8,7 @@ from functools import cache
 
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.tokens import HAN_CLASS, class_code
+from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_code
 
 SPACE = " "
 _WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
@@ -52,12 +52,31 @@ def clean_unicode(text: str) -> str:
     return text.translate(_CLEANUP)
 
 
+# Printable ASCII and the Han blocks other than the compatibility ideographs: NFKC leaves these characters
+# alone and never composes them with the character before, so a text can be normalised piece by piece, split
+# before any of them. Each run of other characters is normalised with the character before it (which the run
+# may compose with).
+_STABLE_HAN = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES if lo not in (0xF900, 0x2F800))
+_UNSTABLE_RUNS = re.compile(f".?[^\x20-\x7e{_STABLE_HAN}]+", re.DOTALL)
+# Above this length a text is normalised run by run (one full pass over a long text that has any character
+# to change is slow); below it in one call (cheaper than a call per run).
+_PIECEWISE_FROM = 256
+
+
 def nfkc(text: str) -> str:
     """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to unified."""
     if text.isascii():
         return text
+    if len(text) >= _PIECEWISE_FROM:
+        normalised = _UNSTABLE_RUNS.sub(_nfkc_run, text)
+    else:
+        normalised = ud.normalize("NFKC", text)
     # NFKC can expose new whitespace or format characters (e.g. U+00A8 → space + combining diaeresis).
-    return clean_unicode(ud.normalize("NFKC", text))
+    return clean_unicode(normalised)
+
+
+def _nfkc_run(match: re.Match[str]) -> str:
+    return str(ud.normalize("NFKC", match.group()))
 
 
 @cache
