@@ -185,6 +185,11 @@ def _match_run(a: Sequence[str], b: Sequence[str], i: int, j: int) -> int:
     return lo
 
 
+def _record_matches(ops: list[tuple[Op, int, int]], match: Op, i: int, j: int, k: int) -> None:
+    """Append the k matches that end at (i, j), walking back, as the walk records every other step."""
+    ops.extend(zip(repeat(match, k), range(i - 1, i - k - 1, -1), range(j - 1, j - k - 1, -1), strict=True))
+
+
 def clear_cache() -> None:
     """Forget the columns kept for reuse (results never depend on them; benchmarks time cold alignments)."""
     _recent.clear()
@@ -321,14 +326,7 @@ def _walk(
                 # A run of equal items is all diagonals under the rule; take it in one step.
                 k = _match_run(reference, hypothesis, i, j)
                 if record:
-                    ops.extend(
-                        zip(
-                            repeat(match, k),
-                            range(i - 1, i - k - 1, -1),
-                            range(j - 1, j - k - 1, -1),
-                            strict=True,
-                        )
-                    )
+                    _record_matches(ops, match, i, j, k)
                 i -= k
                 j -= k
             else:
@@ -368,14 +366,7 @@ def _walk(
         if reference[i - 1] == hypothesis[j - 1]:
             k = _match_run(reference, hypothesis, i, j)
             if record:
-                ops.extend(
-                    zip(
-                        repeat(match, k),
-                        range(i - 1, i - k - 1, -1),
-                        range(j - 1, j - k - 1, -1),
-                        strict=True,
-                    )
-                )
+                _record_matches(ops, match, i, j, k)
             i -= k
             j -= k
         elif i > j:
