@@ -10,7 +10,6 @@ the next painted frame) beside the CPython time of the same render_view call, an
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import re
@@ -24,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
 
 import editor_site  # noqa: E402
+from publish import publish  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "editor.json"
 SIZES = (100, 500, 1500)
@@ -291,10 +291,7 @@ def main() -> int:
         "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(result, indent=2, ensure_ascii=False)
-    RESULTS.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    publish(RESULTS, result)
     return 0
 
 

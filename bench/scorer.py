@@ -31,6 +31,7 @@ from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.signature import signature
 from cvb_scorer.stats import bootstrap_rates
 from cvb_scorer.view import render_view
+from publish import publish
 from rapidfuzz.distance import Levenshtein
 
 OUT = Path(__file__).resolve().parent / "results" / "scorer.json"
@@ -166,10 +167,7 @@ def main() -> int:
     results["bootstrap"] = boot
 
     results["load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(results, indent=2, ensure_ascii=False)
-    OUT.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    publish(OUT, results)
     return 0
 
 
