@@ -7,7 +7,7 @@ import logging
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ class Rendered:
     kit: dict[str, str]
     fragments: Fragments
     config: Config
-    extra: dict[str, Any] = field(default_factory=dict)
+    wheel: scorer_bridge.ScorerWheel
 
 
 def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
@@ -46,10 +46,11 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         undefined=jinja2.StrictUndefined,
         autoescape=True,
     )
+    sample = scorer_bridge.editor_sample(layout.editor_examples)
     editors = {
         compact: scorer_bridge.editor_markup(
             html_env,
-            examples=layout.editor_examples,
+            sample=sample,
             wheel=wheel,
             # The full editor sits on /methodology/, the compact one on the guide at the site root.
             asset_base="assets" if compact else "../assets",
@@ -72,7 +73,7 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     )
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
-    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, extra={"wheel": wheel})
+    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
 
 
 def _as_scorer_output(text: str, mark: bool) -> str:
@@ -90,7 +91,7 @@ def build_site(
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
     rendered = render_all(layout, config_dir=config_dir)
-    stale = scorer_bridge.stale_wheel_problem(rendered.extra["wheel"], scoring_rules_json(rendered.config))
+    stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
         raise StaleWheelError(stale)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -139,7 +140,7 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     packages = sorted(p.name for p in layout.wheels.glob("*.whl"))
     for name in packages:
         shutil.copy2(layout.wheels / name, wheels / name)
-    wheel: scorer_bridge.ScorerWheel = rendered.extra["wheel"]
+    wheel = rendered.wheel
     # The service worker must sit at the site root so its scope covers every page; the manifest says where.
     shutil.copy2(layout.editor_web / SERVICE_WORKER, assets.parent / SERVICE_WORKER)
     manifest = {

@@ -71,25 +71,39 @@ def scorer_signature() -> str:
     return str(signature())
 
 
-def editor_markup(
-    env: jinja2.Environment,
-    *,
-    examples: Path,
-    wheel: ScorerWheel,
-    asset_base: str,
-    max_chars: int,
-    compact: bool,
-) -> str:
+@dataclass(frozen=True)
+class EditorSample:
+    """The example the editors open with, scored once by the scorer at build time."""
+
+    reference: str
+    hypothesis: str
+    html: str
+    signature: str
+
+
+def editor_sample(examples: Path) -> EditorSample:
     from cvb_scorer.view import render_view
 
     sample: Any = yaml.safe_load((examples / "editor_sample.yaml").read_text(encoding="utf-8"))
     reference, hypothesis = sample["reference"], sample["hypothesis"]
     view = json.loads(render_view(reference=reference, hypothesis=hypothesis).to_json())
+    return EditorSample(reference, hypothesis, view["html"], view["signature"])
+
+
+def editor_markup(
+    env: jinja2.Environment,
+    *,
+    sample: EditorSample,
+    wheel: ScorerWheel,
+    asset_base: str,
+    max_chars: int,
+    compact: bool,
+) -> str:
     return env.get_template("editor.html.j2").render(
-        reference=reference,
-        hypothesis=hypothesis,
-        view_html=view["html"],
-        signature=view["signature"],
+        reference=sample.reference,
+        hypothesis=sample.hypothesis,
+        view_html=sample.html,
+        signature=sample.signature,
         wheel_sha256=wheel.sha256,
         wheel_name=wheel.path.name,
         asset_base=asset_base,

@@ -29,6 +29,21 @@ def rate(counts: Counts) -> float:
     return counts.errors / counts.N
 
 
+class _Rates:
+    """CER and MER from a result's counts; shared by a clip's result and a corpus's."""
+
+    cer_counts: Counts
+    mer_counts: Counts
+
+    @property
+    def cer(self) -> float:
+        return rate(self.cer_counts)
+
+    @property
+    def mer(self) -> float:
+        return rate(self.mer_counts)
+
+
 @dataclass(frozen=True)
 class ClassCounts:
     """Errors by token class: S and D are charged to the reference character's class, I to the hypothesis
@@ -55,7 +70,7 @@ class SimplifiedCost:
 
 
 @dataclass(frozen=True)
-class ClipScore:
+class ClipScore(_Rates):
     id: str
     reference: Normalised
     hypothesis: Normalised
@@ -91,14 +106,6 @@ class ClipScore:
     @cached_property
     def simplified(self) -> SimplifiedCost:
         return simplified_cost(self.reference.cer, self.hypothesis.cer, self.cer_alignment)
-
-    @property
-    def cer(self) -> float:
-        return rate(self.cer_counts)
-
-    @property
-    def mer(self) -> float:
-        return rate(self.mer_counts)
 
 
 @cache
@@ -180,19 +187,11 @@ def score_clip(clip_id: str, reference: str, hypothesis: str | None) -> ClipScor
 
 
 @dataclass(frozen=True)
-class CorpusScore:
+class CorpusScore(_Rates):
     clips: tuple[ClipScore, ...]
     cer_counts: Counts
     mer_counts: Counts
     covered: int
-
-    @property
-    def cer(self) -> float:
-        return rate(self.cer_counts)
-
-    @property
-    def mer(self) -> float:
-        return rate(self.mer_counts)
 
     @property
     def coverage(self) -> float:
