@@ -19,6 +19,7 @@ from generator.config import Config, load_config
 from generator.pages.derive import tracked
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
+from generator.pyodide_pin import served_files, snapshot_file
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 
@@ -128,7 +129,7 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     pyodide.mkdir()
     # The pin that tools/fetch_pyodide.py verifies also names the files the site serves: one list, one place.
     pin = json.loads((layout.editor_web / "pyodide-pin.json").read_text(encoding="utf-8"))
-    for name in pin["files"]:
+    for name in served_files(pin):
         source = layout.pyodide / name
         if not source.is_file():
             raise FileNotFoundError(
@@ -149,6 +150,9 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
         "packages": packages,
         "service_worker": f"../../{SERVICE_WORKER}",
     }
+    snapshot = snapshot_file(pin)
+    if snapshot is not None:
+        manifest["runtime_snapshot"] = f"../pyodide/{snapshot}"
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     kit = assets / "kit"
     kit.mkdir()

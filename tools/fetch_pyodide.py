@@ -4,6 +4,9 @@ The pin (scorer_wasm/web/pyodide-pin.json) is the one place the Pyodide version 
 is checked against the registry's `dist.shasum` recorded in the pin, so a tampered or re-published package is
 refused rather than served to entrants. Only the five files the editor loads are extracted; the rest of the
 package (TypeScript types, Node glue) never reaches the site.
+
+When the pin has a ``snapshot`` entry, the start-up snapshot the editor's worker restores is made from those
+files here, with Node (tools/snapshot_pyodide.mjs), so it always belongs to the Pyodide it sits beside.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from generator.pyodide_pin import served_files, snapshot_file, snapshot_modules
+
 ROOT = Path(__file__).resolve().parent.parent
 PIN = ROOT / "scorer_wasm" / "web" / "pyodide-pin.json"
 DEST = ROOT / "build" / "pyodide"
 CACHE = ROOT / "build" / "cache"
 RECORD_NAME = ".pin.json"
+SNAPSHOT_TOOL = ROOT / "tools" / "snapshot_pyodide.mjs"
 
 
 class FetchError(Exception):
@@ -46,7 +52,28 @@ def is_current(pin: dict[str, object], dest: Path = DEST) -> bool:
         return False
     if recorded != pin:
         return False
-    return all((dest / str(name)).is_file() for name in pin["files"])  # type: ignore[attr-defined]
+    return all((dest / name).is_file() for name in served_files(pin))
+
+
+def make_snapshot(pin: dict[str, object], directory: Path) -> None:
+    """Write the start-up snapshot into ``directory``, from the Pyodide files already there."""
+    name = snapshot_file(pin)
+    if name is None:
+        return
+    node = shutil.which("node")
+    if node is None:
+        raise FetchError("node is not on PATH; install Node 20, then run `make pyodide` again.")
+    result = subprocess.run(
+        [node, str(SNAPSHOT_TOOL), str(directory), str(directory / name), *snapshot_modules(pin)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise FetchError(
+            f"Making the Pyodide start-up snapshot failed (exit {result.returncode}): "
+            f"{result.stderr.strip() or result.stdout.strip()}"
+        )
 
 
 def sha1_of(path: Path) -> str:
@@ -120,6 +147,7 @@ def extract(pin: dict[str, object], tarball: Path, dest: Path = DEST) -> None:
                     raise FetchError(f"package/{name} in {tarball.name} is not a regular file.")
                 with source, (staging / name).open("wb") as out:
                     shutil.copyfileobj(source, out)
+        make_snapshot(pin, staging)
         (staging / RECORD_NAME).write_text(json.dumps(pin, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         old = dest.with_name(dest.name + ".old")
         if old.exists():

@@ -18,6 +18,7 @@ const engine = {
   error: "",
   sha256: "",
   verified: false,
+  snapshot: false, // Python was restored from the build's start-up snapshot rather than booted
   nextId: 1,
   waiting: new Map(), // id -> {resolve, reject}
   editors: new Set(),
@@ -52,6 +53,7 @@ const engine = {
         this.state = "ready";
         this.sha256 = message.sha256;
         this.verified = message.verified;
+        this.snapshot = message.snapshot;
         performance.mark("cvb:engine-ready");
         this.broadcast();
         keepForOffline(message.serviceWorker, message.resources);
@@ -285,6 +287,7 @@ class Editor {
     const text = this.statusText();
     if (this.status.textContent !== text) this.status.textContent = text;
     this.root.dataset.cvbEngine = engine.state;
+    if (engine.state === "ready") this.root.dataset.cvbRuntime = engine.snapshot ? "snapshot" : "booted";
   }
 }
 

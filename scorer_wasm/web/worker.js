@@ -5,7 +5,7 @@
 //
 // Messages in:  {type: "render", id, reference, hypothesis}
 // Messages out: {type: "progress", stage, text}
-//               {type: "ready", sha256, verified, ms, serviceWorker, resources}
+//               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
 //               {type: "result", id, json, ms}
 //               {type: "error", id?, message}
 
@@ -64,15 +64,44 @@ async function verifyScorer(url, expected) {
   return { sha256, verified: true };
 }
 
+// The build ships a snapshot of Pyodide's memory just after start-up (tools/snapshot_pyodide.mjs): restoring
+// it skips booting CPython in WebAssembly, which is most of a cold start. It holds the runtime and standard
+// library only; the scorer wheel is still installed below. Pyodide stores nothing compressed, so the file is
+// gzipped and inflated here by the browser.
+async function fetchSnapshot(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
+  const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
+}
+
+async function startPython(manifestPromise) {
+  const pyodideModule = import(new URL("pyodide.mjs", PYODIDE_DIR).href);
+  const manifest = await manifestPromise;
+  const snapshotURL = manifest.runtime_snapshot ? new URL(manifest.runtime_snapshot, WHEELS_DIR).href : null;
+  const snapshot = snapshotURL && typeof DecompressionStream === "function" ? fetchSnapshot(snapshotURL) : null;
+  snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
+  const { loadPyodide } = await pyodideModule;
+  const options = { indexURL: PYODIDE_DIR.href, fullStdLib: false };
+  if (snapshot) {
+    try {
+      return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), snapshot: true };
+    } catch (error) {
+      // A snapshot that cannot be restored costs time, never correctness: boot Python the long way instead.
+      console.warn(`Starting Python without the snapshot: ${lastLine(error)}`);
+    }
+  }
+  return { pyodide: await loadPyodide(options), snapshot: false };
+}
+
 async function boot() {
   const started = performance.now();
   progress("runtime", "Loading the Python runtime (Pyodide)…");
   const manifestPromise = fetchManifest();
-  // The wheels are small, but fetching them while Pyodide compiles takes them off the critical path;
+  // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
   // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
   manifestPromise.then((manifest) => Promise.all(wheelURLs(manifest).map((url) => fetch(url)))).catch(() => {});
-  const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
-  const pyodide = await loadPyodide({ indexURL: PYODIDE_DIR.href, fullStdLib: false });
+  const { pyodide, snapshot } = await startPython(manifestPromise);
 
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
@@ -94,7 +123,7 @@ def _cvb_render(reference, hypothesis):
 `);
   const render = pyodide.globals.get("_cvb_render");
   const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
-  return { render, sha256: check.sha256, verified: check.verified, started, serviceWorker };
+  return { render, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
@@ -116,11 +145,12 @@ function warmAfterFirstAnswer(engine) {
 const ready = boot();
 
 ready.then(
-  ({ sha256, verified, started, serviceWorker }) =>
+  ({ sha256, verified, started, serviceWorker, snapshot }) =>
     postMessage({
       type: "ready",
       sha256,
       verified,
+      snapshot,
       ms: performance.now() - started,
       serviceWorker,
       // What this worker fetched (runtime, stdlib, wheels), for the service worker to keep for offline use.

@@ -24,13 +24,15 @@ from pathlib import Path
 
 import yaml
 
+from generator.pyodide_pin import served_files
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "scorer_wasm" / "web"
 PYODIDE = ROOT / "build" / "pyodide"
 WHEELS = ROOT / "build" / "wheels"
 SAMPLE = ROOT / "docs" / "examples" / "editor_sample.yaml"
 OVERRIDES = ROOT / "docs" / "overrides"
-PYODIDE_FILES = tuple(json.loads((WEB / "pyodide-pin.json").read_text(encoding="utf-8"))["files"])
+PYODIDE_FILES = tuple(served_files(json.loads((WEB / "pyodide-pin.json").read_text(encoding="utf-8"))))
 # Not ours to police, but proves the worker needs nothing beyond this policy when a host can send headers.
 WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
 

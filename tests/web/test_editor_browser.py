@@ -60,7 +60,8 @@ NORMALISE_HTML = """
 
 def test_page_figures_and_alignment_equal_cpython_for_220_pairs(site: editor_site.Site, page: Any) -> None:
     page.goto(site.url(site.editor_path))
-    wait_live(page)
+    # The runtime under test is the one entrants get: restored from the build's start-up snapshot.
+    assert wait_live(page).get_attribute("data-cvb-runtime") == "snapshot"
     pairs = parity_pairs()
     assert len(pairs) >= 200
     results: list[dict[str, Any]] = []
@@ -216,6 +217,19 @@ def test_instant_navigation_away_and_back_remounts_the_editor(site: editor_site.
     figures = page.evaluate(SET_AND_WAIT, ["[data-cvb-hyp]", "喂你好"])
     assert figures["counts"]["cer"]["N"] > 0
     assert "喂" in root.locator("[data-cvb-drawing]").inner_text()
+
+
+def test_without_its_snapshot_the_worker_boots_python_and_scores_alike(
+    site: editor_site.Site, page: Any
+) -> None:
+    page.route("**/pyodide-snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(site.url(site.editor_path))
+    editor = wait_live(page)
+    assert editor.get_attribute("data-cvb-runtime") == "booted"
+    reference, hypothesis = "呢份保單嘅premium係每個月一千二百蚊", "呢份保单嘅premium系每个月1200"
+    [result] = page.evaluate(SCORE_PAIRS, [[[reference, hypothesis]], None])
+    expected = json.loads(editor_site.render_view()(reference=reference, hypothesis=hypothesis).to_json())
+    assert result["view"]["figures"] == expected["figures"]
 
 
 def test_reload_scores_again(site: editor_site.Site, page: Any) -> None:

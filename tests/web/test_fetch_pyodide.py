@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib.util
 import io
@@ -13,6 +14,8 @@ from types import ModuleType
 
 import editor_site
 import pytest
+
+from generator.pyodide_pin import served_files
 
 
 def load_tool() -> ModuleType:
@@ -85,3 +88,29 @@ def test_a_release_missing_a_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(tool.FetchError, match=re.escape("has no package/pyodide.js")):
         tool.extract(pin, tool.pack(pin, cache), tmp_path / "pyodide")
     assert not (tmp_path / "pyodide").exists()
+
+
+def test_the_site_serves_the_release_files_then_the_start_up_snapshot() -> None:
+    pin = json.loads((editor_site.WEB / "pyodide-pin.json").read_text(encoding="utf-8"))
+    assert served_files(pin) == [*FILES, "pyodide-snapshot.bin.gz"]
+    assert served_files({"files": list(FILES)}) == list(FILES)
+
+
+def test_a_snapshot_module_this_pyodide_lacks_is_named(tmp_path: Path) -> None:
+    tool = load_tool()
+    for name in FILES:
+        (tmp_path / name).symlink_to(editor_site.PYODIDE / name)
+    pin = {"files": list(FILES), "snapshot": {"file": "snap.gz", "modules": ["json", "no_such_module"]}}
+    with pytest.raises(tool.FetchError, match=r"this Pyodide has no no_such_module; remove them"):
+        tool.make_snapshot(pin, tmp_path)
+    assert not (tmp_path / "snap.gz").exists()
+
+
+def test_build_pyodide_holds_the_current_pin_and_a_gzipped_snapshot() -> None:
+    pin = json.loads((editor_site.WEB / "pyodide-pin.json").read_text(encoding="utf-8"))
+    snapshot = editor_site.PYODIDE / pin["snapshot"]["file"]
+    with gzip.open(snapshot) as inflated:
+        head = inflated.read(16)
+    assert len(head) == 16
+    # Restoring it is proven in the browser (the parity test runs on the restored runtime).
+    assert json.loads((editor_site.PYODIDE / ".pin.json").read_text(encoding="utf-8")) == pin
