@@ -108,7 +108,17 @@ def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
 
 def count_edits(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
     """The S/D/I counts of ``align`` (same tie rule) without building the edit script (``ops`` is empty)."""
-    return _align(reference, hypothesis, record=False)
+    return Alignment((), edit_counts(reference, hypothesis))
+
+
+def edit_counts(reference: Sequence[str], hypothesis: Sequence[str]) -> Counts:
+    """The counts of ``align(reference, hypothesis)`` alone: what corpus scoring needs for every clip."""
+    m = len(reference)
+    # Columns of long texts are kept for the editor's next keystroke; a short one (every clip of a corpus)
+    # takes a lean path that keeps nothing.
+    if m < _REUSE_MIN_ROWS:
+        return Counts(*_short_counts(reference, hypothesis), m)
+    return _align(reference, hypothesis, record=False).counts
 
 
 def _align(reference: Sequence[str], hypothesis: Sequence[str], *, record: bool) -> Alignment:
@@ -387,3 +397,77 @@ def _walk(
         n_ins += 1
     ops.reverse()
     return ops, n_sub, n_del, n_ins
+
+
+def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
+    """S, D and I of the published walk for a short text: ``_walk`` over the columns of ``_columns``, without
+    what the editor needs (no column reuse, no marks, no script)."""
+    m, n = len(a), len(b)
+    while m and n and a[m - 1] == b[n - 1]:
+        m -= 1
+        n -= 1
+    p, first = 0, min(m, n)
+    while p < first and a[p] == b[p]:
+        p += 1
+    s = d = ins = 0
+    i, j = m, n
+    if i > p and j > p:
+        rows = m - p
+        full = (1 << rows) - 1
+        peq: dict[str, int] = {}
+        bit = 1
+        for sym in a[p:m]:
+            peq[sym] = peq.get(sym, 0) | bit
+            bit <<= 1
+        get = peq.get
+        vp, vn = full, 0
+        vps, vns = [full], [0]
+        for sym in b[p:n]:
+            eq = get(sym, 0)
+            xv = eq | vn
+            xh = (((eq & vp) + vp) ^ vp) | eq
+            hp = ((vn | (full ^ (xh | vp))) << 1) | 1
+            vp = (((vp & xh) << 1) | (full ^ (xv | hp))) & full
+            vn = hp & xv
+            vps.append(vp)
+            vns.append(vn)
+        while i > p and j > p:
+            if a[i - 1] == b[j - 1]:
+                k = _match_run(a, b, i, j)
+                i -= k
+                j -= k
+                continue
+            c = j - p
+            bit = 1 << (i - p - 1)
+            up = 1 if vps[c] & bit else (-1 if vns[c] & bit else 0)  # D[i][j] - D[i-1][j]
+            left = 1  # D[i-1][j] - D[i-1][j-1], rebuilt from column c - 1 as in ``_left``
+            if i - p > 1:
+                bit >>= 1
+                vp, vn = vps[c - 1], vns[c - 1]
+                eq = get(b[j - 1], 0)
+                xh = (((eq & vp) + vp) ^ vp) | eq
+                if not (vn & bit or not (xh | vp) & bit):
+                    left = -1 if vp & xh & bit else 0
+            if up + left == 1:
+                s += 1
+                i -= 1
+                j -= 1
+            elif up == 1:
+                d += 1
+                i -= 1
+            else:
+                ins += 1
+                j -= 1
+    # The strip along the common prefix, walked as in ``_walk``.
+    while i and j:
+        if a[i - 1] == b[j - 1]:
+            k = _match_run(a, b, i, j)
+            i -= k
+            j -= k
+        elif i > j:
+            d += 1
+            i -= 1
+        else:
+            ins += 1
+            j -= 1
+    return s, d + i, ins + j

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
-from cvb_scorer.align import Alignment, Counts, Op, align, count_edits
+from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
 from cvb_scorer.normalise.charsets import charsets, count_simplified_only
 from cvb_scorer.normalise.text import fold_variants
@@ -69,7 +69,7 @@ class SimplifiedCost:
     errors: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ClipScore(_Rates):
     id: str
     reference: Normalised
@@ -80,6 +80,29 @@ class ClipScore(_Rates):
     # The CER edit script and the MER tokens when scoring built them (else built on first use, see below).
     script: Alignment | None = field(default=None, repr=False, compare=False)
     tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        id: str,
+        reference: Normalised,
+        hypothesis: Normalised,
+        has_hypothesis: bool,
+        cer_counts: Counts,
+        mer_counts: Counts,
+        script: Alignment | None = None,
+        tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    ) -> None:
+        # One per clip: filling the instance dict directly is half the cost of the generated frozen
+        # ``__init__`` (a call of ``object.__setattr__`` per field). Assignment still raises afterwards.
+        fields = self.__dict__
+        fields["id"] = id
+        fields["reference"] = reference
+        fields["hypothesis"] = hypothesis
+        fields["has_hypothesis"] = has_hypothesis
+        fields["cer_counts"] = cer_counts
+        fields["mer_counts"] = mer_counts
+        fields["script"] = script
+        fields["tokens"] = tokens
 
     @cached_property
     def cer_alignment(self) -> Alignment:
@@ -164,7 +187,7 @@ def score_normalised(
     """Score a normalised pair; ``edit_script`` builds the CER edit script now (the editor draws it), otherwise
     only the counts are walked and the script is built if ``cer_alignment`` is asked for."""
     script = align(ref.cer, hyp.cer) if edit_script else None
-    cer_counts = script.counts if script is not None else count_edits(ref.cer, hyp.cer).counts
+    cer_counts = script.counts if script is not None else edit_counts(ref.cer, hyp.cer)
     tokens = None
     if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
         # Every token is one character: the MER alignment is the CER alignment (saves a second alignment).
@@ -175,7 +198,7 @@ def score_normalised(
         if len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer):
             mer_counts = cer_counts  # one token per character after all
         else:
-            mer_counts = count_edits(*tokens).counts
+            mer_counts = edit_counts(*tokens)
     return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, script, tokens)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from cvb_scorer.align import TIE_RULE, Alignment, Op, align, count_edits, distance
+from cvb_scorer.align import TIE_RULE, Alignment, Op, align, count_edits, distance, edit_counts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
@@ -115,7 +115,7 @@ def test_distance_equals_rapidfuzz_on_10000_random_pairs() -> None:
     for a, b in _pairs(10_000, seed=20260924):
         expected = Levenshtein.distance(a, b)
         al = align(a, b)
-        if distance(a, b) != expected or al.distance != expected:
+        if distance(a, b) != expected or al.distance != expected or edit_counts(a, b) != al.counts:
             mismatches.append((a, b))
     assert not mismatches, f"{len(mismatches)} pairs disagree with rapidfuzz, e.g. {mismatches[:2]}"
 
@@ -188,3 +188,35 @@ def test_realigning_after_keystrokes_equals_a_fresh_alignment() -> None:
             assert align(ref, text) == warm
             assert count_edits(list(ref), list(text)).counts == warm_counts == warm.counts
             module._recent[:] = kept
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(symbols, max_size=260).map("".join),
+    st.lists(st.tuples(st.integers(0, 260), st.sampled_from(["sub", "del", "ins"]), symbols), max_size=30),
+    st.booleans(),
+)
+def test_lean_counts_equal_the_full_walk(ref: str, edits: list[tuple[int, str, str]], warm: bool) -> None:
+    # Short texts are counted by a lean copy of the walk (``_short_counts``), long ones by the editor's path
+    # with column reuse: both must give the counts of the full edit script, cold or with the cache warm.
+    import cvb_scorer.align as module
+
+    hyp = list(ref)
+    for pos, kind, sym in edits:
+        k = min(pos, len(hyp))
+        if kind == "ins":
+            hyp.insert(k, sym)
+        elif hyp and kind == "sub":
+            hyp[min(k, len(hyp) - 1)] = sym
+        elif hyp:
+            del hyp[min(k, len(hyp) - 1)]
+    text = "".join(hyp)
+    if warm:
+        align(ref, text[: len(text) // 2])
+        count_edits(ref, text[1:])
+    else:
+        module.clear_cache()
+    expected = align(ref, text).counts
+    assert edit_counts(ref, text) == count_edits(ref, text).counts == expected
+    assert edit_counts(list(ref), list(text)) == expected
+    assert expected.errors == Levenshtein.distance(ref, text)
