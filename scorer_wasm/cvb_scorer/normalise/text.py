@@ -61,11 +61,13 @@ _UNSTABLE_RUNS = re.compile(f".?[^\x20-\x7e{_STABLE_HAN}]+", re.DOTALL)
 # Above this length a text is normalised run by run (one full pass over a long text that has any character
 # to change is slow); below it in one call (cheaper than a call per run).
 _PIECEWISE_FROM = 256
+# A text with none of the other characters is its own NFKC (and needs no cleanup after it): most texts.
+_UNSTABLE = re.compile(f"[^\x20-\x7e{_STABLE_HAN}]")
 
 
 def nfkc(text: str) -> str:
     """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to unified."""
-    if text.isascii():
+    if text.isascii() or _UNSTABLE.search(text) is None:
         return text
     if len(text) >= _PIECEWISE_FROM:
         normalised = _UNSTABLE_RUNS.sub(_nfkc_run, text)
