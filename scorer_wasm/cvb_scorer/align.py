@@ -413,6 +413,8 @@ def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
     i, j = m, n
     if i > p and j > p:
         rows = m - p
+        if rows == 1 or n - p == 1:
+            return _one_against_many(a, b, p, m, n)
         full = (1 << rows) - 1
         peq: dict[str, int] = {}
         bit = 1
@@ -433,9 +435,12 @@ def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
             vns.append(vn)
         while i > p and j > p:
             if a[i - 1] == b[j - 1]:
-                k = _match_run(a, b, i, j)
-                i -= k
-                j -= k
+                # Runs between the errors of a short text are short: counted here, not galloped.
+                i -= 1
+                j -= 1
+                while i and j and a[i - 1] == b[j - 1]:
+                    i -= 1
+                    j -= 1
                 continue
             c = j - p
             bit = 1 << (i - p - 1)
@@ -458,7 +463,14 @@ def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
             else:
                 ins += 1
                 j -= 1
-    # The strip along the common prefix, walked as in ``_walk``.
+    return _strip_walk(a, b, i, j, s, d, ins)
+
+
+def _strip_walk(
+    a: Sequence[str], b: Sequence[str], i: int, j: int, s: int, d: int, ins: int
+) -> tuple[int, int, int]:
+    """The rest of a walk from (i, j) where i or j is within the common prefix (D = |i - j| there), as in
+    ``_walk``, added to the counts so far."""
     while i and j:
         if a[i - 1] == b[j - 1]:
             k = _match_run(a, b, i, j)
@@ -471,3 +483,14 @@ def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
             ins += 1
             j -= 1
     return s, d + i, ins + j
+
+
+def _one_against_many(a: Sequence[str], b: Sequence[str], p: int, m: int, n: int) -> tuple[int, int, int]:
+    """S, D and I when what is left between the common ends is one item on one side (an isolated error, the
+    commonest case): S + D + I is the distance and D - I the length difference, and the distance is one less
+    when the lone item occurs strictly inside the other side (not at either end, which the common ends rule
+    out), so the walk has nothing left to decide."""
+    rows, cols = m - p, n - p
+    if rows == 1:
+        return (0 if a[p] in b[p + 1 : n - 1] else 1), 0, cols - 1
+    return (0 if b[p] in a[p + 1 : m - 1] else 1), rows - 1, 0

@@ -220,3 +220,21 @@ def test_lean_counts_equal_the_full_walk(ref: str, edits: list[tuple[int, str, s
     assert edit_counts(ref, text) == count_edits(ref, text).counts == expected
     assert edit_counts(list(ref), list(text)) == expected
     assert expected.errors == Levenshtein.distance(ref, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(symbols, max_size=6).map("".join),
+    symbols,
+    st.lists(symbols, min_size=1, max_size=6).map("".join),
+    st.lists(symbols, max_size=6).map("".join),
+    st.booleans(),
+)
+def test_one_item_against_several_counts_like_the_walk(
+    head: str, lone: str, several: str, tail: str, lone_in_reference: bool
+) -> None:
+    # Between the common ends one side may keep a single item: counted without a walk (``_one_against_many``).
+    ref, hyp = head + lone + tail, head + several + tail
+    if not lone_in_reference:
+        ref, hyp = hyp, ref
+    assert edit_counts(ref, hyp) == align(ref, hyp).counts
