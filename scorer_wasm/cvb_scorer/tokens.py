@@ -189,10 +189,19 @@ _ASCII_RUN = re.compile("[A-Za-z]{2}|[0-9]{2}")
 _RUN_TOKEN = re.compile(r"L+|D+|[HCO][hco]+")
 
 
+_NOT_HAN_OR_SPACE = re.compile(f"[^{HAN_CLASS} ]")
+# A text of Han and ASCII letters, digits, spaces, ``.`` and ``%``: its tokens by one regular expression, with
+# the digit rules of ``class_codes`` (``.`` between digits, a run of ``%`` after a digit).
+_NOT_HAN_OR_ASCII = re.compile(f"[^{HAN_CLASS}0-9A-Za-z .%]")
+_ASCII_TOKEN = re.compile(r"[A-Za-z]+|[0-9](?:[0-9]|(?<=[0-9])\.(?=[0-9])|(?<=[0-9])%+)*|[^ ]")
+
+
 def one_token_per_character(text: str) -> bool:
     """A quick sufficient test that every MER token of ``text`` is one character (the common case after
     normalisation): Han, ASCII letters and digits and spaces only, no two letters or two digits side by side.
     False says nothing."""
+    if _NOT_HAN_OR_SPACE.search(text) is None:  # Han alone (most texts): one scan instead of two
+        return True
     return _NOT_HAN_OR_PLAIN.search(text) is None and _ASCII_RUN.search(text) is None
 
 
@@ -201,6 +210,8 @@ def mer_token_texts(text: str) -> list[str]:
     character)."""
     if one_token_per_character(text):
         return list(text.replace(" ", ""))
+    if _NOT_HAN_OR_ASCII.search(text) is None:  # Han with English words or numbers (most of the rest)
+        return _ASCII_TOKEN.findall(text)
     codes = class_codes(text)
     if _MULTI.search(codes) is None:
         return list(text)

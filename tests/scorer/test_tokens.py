@@ -70,3 +70,10 @@ def test_tokens_cover_every_character() -> None:
 @given(st.text(alphabet=st.sampled_from(list("ab1.%字佢 ア\u0301é9")), max_size=40) | st.text(max_size=40))
 def test_token_texts_equal_the_tokens(text: str) -> None:
     assert mer_token_texts(text) == [t.text for t in mer_tokens(text)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aZ19.%% 字佢")), max_size=40))
+def test_token_texts_of_han_and_ascii_equal_the_tokens(text: str) -> None:
+    # Han with ASCII letters, digits, ``.`` and ``%`` take a one-expression path in ``mer_token_texts``.
+    assert mer_token_texts(text) == [t.text for t in mer_tokens(text)]
