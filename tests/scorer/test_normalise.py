@@ -252,3 +252,42 @@ def test_currency_removal_that_joins_numerals_settles_in_one_pass(text: str, exp
     once = normalise_hypothesis(text).cer
     assert once == expected
     assert normalise_hypothesis(once).cer == once
+
+
+# Plain Han, glyph variants (and what they fold to), numerals, Simplified-only and held-out characters, an
+# extension-B character, compatibility ideographs, common punctuation in ASCII, CJK and full-width forms, and
+# what may not be dropped with it (%, $, letters, digits, spacing diacritics, other whitespace).
+_PLAIN_ALPHABET = [
+    *"好嘅佢説說温溫户戶一三十百萬兩點蚊元个头发晒吓 ,.!?-\"'，。！？：、「」％＄＿%$a1Ａ¨\u3000\t",
+    "\U000210c9",
+    "\uf900",
+    "\U0002f800",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(_PLAIN_ALPHABET), max_size=30))
+def test_plain_han_texts_take_a_shortcut_to_the_same_result(text: str) -> None:
+    # Most texts are Han and punctuation, normalised in one pass (``plain_han``); the full rules must agree.
+    from cvb_scorer.normalise import _both_sides, _prepare
+    from cvb_scorer.normalise.fold import fold_reference
+
+    hyp = normalise_hypothesis(text)
+    assert (hyp.text, hyp.fold_changes) == (_both_sides(_prepare(text)), ())
+    folded, changes = fold_reference(_prepare(text))
+    normalise_reference.cache_clear()
+    ref = normalise_reference(text)
+    assert (ref.text, ref.fold_changes) == (_both_sides(folded), changes)
+    assert ref.cer == ref.text.replace(" ", "")
+
+
+def test_every_punctuation_mark_of_the_shortcut_is_dropped_as_the_rules_drop_it() -> None:
+    from cvb_scorer.normalise import _both_sides, _prepare
+    from cvb_scorer.normalise.text import _raw_plain
+
+    gaps = _raw_plain()[2]
+    marks = [chr(cp) for cp in range(0x30000) if gaps.fullmatch(chr(cp))]
+    assert len(marks) > 100
+    for mark in marks:
+        for text in (f"好{mark}嘅", f"{mark}一{mark}{mark}百{mark}", mark):
+            assert normalise_hypothesis(text).text == _both_sides(_prepare(text)), ascii(text)

@@ -14,6 +14,7 @@ import enum
 from dataclasses import dataclass
 from functools import lru_cache
 
+from cvb_scorer.normalise.charsets import has_simplified_only
 from cvb_scorer.normalise.fold import FoldChange, fold_reference
 from cvb_scorer.normalise.numerals import EXCEPTION_WORDS, drop_currency_words, fold_numerals
 from cvb_scorer.normalise.text import (
@@ -23,6 +24,7 @@ from cvb_scorer.normalise.text import (
     fold_variants,
     lowercase_latin,
     nfkc,
+    plain_han,
     strip_plain,
     strip_punctuation,
 )
@@ -179,6 +181,10 @@ def _both_sides(text: str) -> str:
         text = strip_punctuation(text)
     else:
         text = stripped
+    return _numerals_onwards(text)
+
+
+def _numerals_onwards(text: str) -> str:
     text = fold_numerals(text)
     # Dropping 蚊/元 after a number can bring two numeral runs together (0蚊點0 → 0點0, where 點 is now a decimal
     # point), so the two rules run to a fixed point; each round removes characters, so it ends.
@@ -196,7 +202,11 @@ def _prepare(text: str) -> str:
 
 def normalise_hypothesis(text: str) -> Normalised:
     """Normalise a system's output: every both-sides rule, never the script fold."""
-    out = _both_sides(_prepare(text))
+    plain = plain_han(text)
+    if plain is None:
+        out = _both_sides(_prepare(text))
+    else:
+        out = _numerals_onwards(plain[0]) if plain[1] else plain[0]
     return Normalised(text, out, out.replace(SPACE, ""))
 
 
@@ -206,6 +216,11 @@ def normalise_reference(text: str) -> Normalised:
 
     Cached by the reference string: the editor redraws on every keystroke but the reference does not change.
     """
+    plain = plain_han(text)
+    # Without a Simplified-only character the fold leaves a text alone (and punctuation is never one).
+    if plain is not None and not has_simplified_only(text):
+        out = _numerals_onwards(plain[0]) if plain[1] else plain[0]
+        return Normalised(text, out, out.replace(SPACE, ""))
     folded, changes = fold_reference(_prepare(text))
     out = _both_sides(folded)
     return Normalised(text, out, out.replace(SPACE, ""), changes)

@@ -170,6 +170,52 @@ _NOT_PLAIN = re.compile(
 )
 
 
+def _han_class_without(chars: set[str]) -> str:
+    """The Han blocks NFKC leaves alone (not the compatibility ideographs), less ``chars``, as the inside of a
+    regular-expression character class."""
+    parts = []
+    for lo, hi in HAN_RANGES:
+        if lo in (0xF900, 0x2F800):
+            continue
+        start = lo
+        for cp in sorted(ord(ch) for ch in chars if lo <= ord(ch) <= hi):
+            if start < cp:
+                parts.append(f"{chr(start)}-{chr(cp - 1)}")
+            start = cp + 1
+        if start <= hi:
+            parts.append(f"{chr(start)}-{chr(hi)}")
+    return "".join(parts)
+
+
+@cache
+def _raw_plain() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    gaps = {ch for ch in _COMMON_GAP_CHARS if ch != "%"}
+    # Punctuation that cleanup and NFKC leave punctuation (full-width forms become their ASCII form).
+    raw_gaps = "".join(re.escape(ch) for ch in sorted(gaps) if ud.normalize("NFKC", ch) in gaps)
+    variants = set(charsets().variants)
+    return (
+        re.compile(f"[^{_han_class_without(variants | NUMERAL_CHARS)}{raw_gaps}]"),
+        re.compile(f"[^{_han_class_without(variants)}{raw_gaps}]"),
+        re.compile(f"[{raw_gaps}]+"),
+    )
+
+
+def plain_han(text: str) -> tuple[str, bool] | None:
+    """What the rules before ``numerals`` make of a raw text of Han characters and common punctuation (no
+    glyph variant, no compatibility ideograph, no ``%``): the Han characters alone, and whether any is a
+    numeral (without one, no later rule changes the text either); None for any other text.
+
+    Cleanup and NFKC leave such a text's Han alone and its punctuation punctuation, and ``strip_plain`` then
+    drops the punctuation, so one pass does it: most texts, which the full rules would scan a dozen times.
+    """
+    no_numeral, no_variant, gaps = _raw_plain()
+    if no_numeral.search(text) is None:
+        return gaps.sub("", text), False
+    if no_variant.search(text) is None:
+        return gaps.sub("", text), True
+    return None
+
+
 def strip_plain(text: str) -> str | None:
     """``strip_punctuation(lowercase_latin(drop_currency_prefixes(fold_variants(text))))`` in one step for the
     commonest text, or None for any other text.
