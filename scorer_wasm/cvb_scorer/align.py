@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import groupby, repeat
-from operator import itemgetter
+from operator import itemgetter, lshift
 from typing import NamedTuple
 
 TIE_RULE = "diag>del>ins"
@@ -399,9 +399,39 @@ def _walk(
     return ops, n_sub, n_del, n_ins
 
 
-def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
-    """S, D and I of the published walk for a short text: ``_walk`` over the columns of ``_columns``, without
-    what the editor needs (no column reuse, no marks, no script)."""
+def edit_counts_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Counts]:
+    """``edit_counts`` of every pair (what corpus scoring needs): short pairs share their bit-parallel
+    columns, ``_GROUP`` pairs side by side in one integer per column, so the arithmetic of a column runs once
+    per group rather than once per pair."""
+    out: list[Counts | None] = [None] * len(pairs)
+    jobs: list[tuple[int, int, Sequence[str], Sequence[str], int, int, int]] = []
+    for k, (a, b) in enumerate(pairs):
+        size = len(a)
+        if size >= _REUSE_MIN_ROWS:
+            out[k] = edit_counts(a, b)
+            continue
+        p, m, n = _common_ends(a, b)
+        if m > p and n > p:
+            if m - p == 1 or n - p == 1:
+                out[k] = Counts(*_one_against_many(a, b, p, m, n), size)
+            else:
+                jobs.append((n - p, k, a, b, p, m, n))
+        else:
+            out[k] = Counts(*_strip_walk(a, b, m, n, 0, 0, 0), size)
+    # Pairs of like length side by side, so that few columns run past a pair's end.
+    jobs.sort(key=itemgetter(0))
+    for start in range(0, len(jobs), _GROUP):
+        for k, counts in _grouped_counts(jobs[start : start + _GROUP]):
+            out[k] = counts
+    return [c if c is not None else Counts() for c in out]
+
+
+# Pairs per group: past a few dozen the integers grow long enough to cost more than the loop they save.
+_GROUP = 64
+
+
+def _common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
+    """(p, m, n): ``a[:p] == b[:p]`` and ``a[m:] == b[n:]``, the suffix taken first, each as long as can be."""
     m, n = len(a), len(b)
     while m and n and a[m - 1] == b[n - 1]:
         m -= 1
@@ -409,6 +439,84 @@ def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
     p, first = 0, min(m, n)
     while p < first and a[p] == b[p]:
         p += 1
+    return p, m, n
+
+
+def _grouped_counts(
+    jobs: list[tuple[int, int, Sequence[str], Sequence[str], int, int, int]],
+) -> list[tuple[int, Counts]]:
+    """The walks of a group of pairs over shared columns: pair g takes ``rows_g`` bits from ``offsets[g]``,
+    with one spare bit above them that stops the carry of the addition from reaching the next pair; the
+    shifts bring each pair's row 0 in from its spare bit, so they are masked, and the horizontal deltas (the
+    walk's left look-ups) are kept rather than rebuilt."""
+    cols = jobs[-1][0]
+    eq_lists: list[list[int]] = []
+    offsets: list[int] = []
+    full = starts = off = 0
+    for _, _, a, b, p, m, n in jobs:
+        peq: dict[str, int] = {}
+        bit = 1
+        for sym in a[p:m]:
+            peq[sym] = peq.get(sym, 0) | bit
+            bit <<= 1
+        eqs = list(map(peq.get, b[p:n], repeat(0)))
+        eqs += repeat(0, cols - (n - p))
+        eq_lists.append(eqs)
+        offsets.append(off)
+        full |= (bit - 1) << off
+        starts |= 1 << off
+        off += m - p + 1
+    vp, vn = full, 0
+    vps, vns, hps, hns = [vp], [vn], [0], [0]
+    for column in zip(*eq_lists, strict=True):
+        eq = sum(map(lshift, column, offsets))
+        xv = eq | vn
+        xh = (((eq & vp) + vp) ^ vp) | eq
+        hp = vn | (full ^ (xh | vp))  # bit r - 1: D[r][c] - D[r][c - 1] is +1 (hn: -1)
+        hn = vp & xh
+        hp_in = (hp << 1) | starts
+        vp = ((hn << 1) | (full ^ (xv | hp_in))) & full
+        vn = hp_in & xv
+        vps.append(vp)
+        vns.append(vn)
+        hps.append(hp)
+        hns.append(hn)
+    done = []
+    for (_, k, a, b, p, m, n), off in zip(jobs, offsets, strict=True):
+        s = d = ins = 0
+        i, j = m, n
+        while i > p and j > p:
+            if a[i - 1] == b[j - 1]:
+                i -= 1
+                j -= 1
+                while i and j and a[i - 1] == b[j - 1]:
+                    i -= 1
+                    j -= 1
+                continue
+            c = j - p
+            r = off + i - p - 1  # the bit of row i
+            up = 1 if vps[c] >> r & 1 else (-1 if vns[c] >> r & 1 else 0)  # D[i][j] - D[i-1][j]
+            left = 1  # D[i-1][j] - D[i-1][j-1]
+            if i - p > 1:
+                left = 1 if hps[c] >> (r - 1) & 1 else (-1 if hns[c] >> (r - 1) & 1 else 0)
+            if up + left == 1:
+                s += 1
+                i -= 1
+                j -= 1
+            elif up == 1:
+                d += 1
+                i -= 1
+            else:
+                ins += 1
+                j -= 1
+        done.append((k, Counts(*_strip_walk(a, b, i, j, s, d, ins), len(a))))
+    return done
+
+
+def _short_counts(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
+    """S, D and I of the published walk for a short text: ``_walk`` over the columns of ``_columns``, without
+    what the editor needs (no column reuse, no marks, no script)."""
+    p, m, n = _common_ends(a, b)
     s = d = ins = 0
     i, j = m, n
     if i > p and j > p:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
-from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts
+from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts, edit_counts_many
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
 from cvb_scorer.normalise.charsets import charsets, count_simplified_only
 from cvb_scorer.normalise.text import fold_variants
@@ -188,18 +188,27 @@ def score_normalised(
     only the counts are walked and the script is built if ``cer_alignment`` is asked for."""
     script = align(ref.cer, hyp.cer) if edit_script else None
     cer_counts = script.counts if script is not None else edit_counts(ref.cer, hyp.cer)
-    tokens = None
-    if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
-        # Every token is one character: the MER alignment is the CER alignment (saves a second alignment).
-        mer_counts = cer_counts
-    else:
-        # The reference side is cached: the editor redraws on every keystroke with the same reference.
-        tokens = (_cached_token_texts(ref.text), tuple(mer_token_texts(hyp.text)))
-        if len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer):
-            mer_counts = cer_counts  # one token per character after all
-        else:
-            mer_counts = edit_counts(*tokens)
+    tokens = _mer_tokens(ref, hyp)
+    mer_counts = (
+        cer_counts if tokens is None or _one_per_character(ref, hyp, tokens) else edit_counts(*tokens)
+    )
     return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, script, tokens)
+
+
+_Tokens = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _mer_tokens(ref: Normalised, hyp: Normalised) -> _Tokens | None:
+    """Both sides' MER tokens, or None when every token is one character (the MER alignment is then the CER
+    alignment, which saves a second one)."""
+    if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
+        return None
+    # The reference side is cached: the editor redraws on every keystroke with the same reference.
+    return _cached_token_texts(ref.text), tuple(mer_token_texts(hyp.text))
+
+
+def _one_per_character(ref: Normalised, hyp: Normalised, tokens: _Tokens) -> bool:
+    return len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer)
 
 
 def score_clip(clip_id: str, reference: str, hypothesis: str | None) -> ClipScore:
@@ -222,8 +231,27 @@ class CorpusScore(_Rates):
 
 
 def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
-    """Score (id, reference, hypothesis or None) triples at corpus level."""
-    clips = tuple(score_clip(cid, ref, hyp) for cid, ref, hyp in pairs)
+    """Score (id, reference, hypothesis or None) triples at corpus level: each clip as ``score_clip`` scores
+    it, with the alignments of all clips counted together (``edit_counts_many``)."""
+    rows = [
+        (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
+        for cid, ref, hyp in pairs
+    ]
+    cer_counts = edit_counts_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
+    tokens = [_mer_tokens(ref, hyp) for _, ref, hyp, _ in rows]
+    # The clips whose MER tokens are not all one character need an alignment of their own.
+    own = [
+        (k, t)
+        for k, (t, (_, ref, hyp, _)) in enumerate(zip(tokens, rows, strict=True))
+        if t is not None and not _one_per_character(ref, hyp, t)
+    ]
+    mer_counts = list(cer_counts)
+    for (k, _), counts in zip(own, edit_counts_many([t for _, t in own]), strict=True):
+        mer_counts[k] = counts
+    clips = tuple(
+        ClipScore(cid, ref, hyp, covered, cer, mer, None, tok)
+        for (cid, ref, hyp, covered), cer, mer, tok in zip(rows, cer_counts, mer_counts, tokens, strict=True)
+    )
     # Counts are named tuples: summing them column by column runs in C.
     cer = Counts(*map(sum, zip(*(c.cer_counts for c in clips), strict=True))) if clips else Counts()
     mer = Counts(*map(sum, zip(*(c.mer_counts for c in clips), strict=True))) if clips else Counts()

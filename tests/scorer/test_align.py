@@ -6,7 +6,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from cvb_scorer.align import TIE_RULE, Alignment, Op, align, count_edits, distance, edit_counts
+from cvb_scorer.align import (
+    TIE_RULE,
+    Alignment,
+    Op,
+    align,
+    count_edits,
+    distance,
+    edit_counts,
+    edit_counts_many,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
@@ -238,3 +247,25 @@ def test_one_item_against_several_counts_like_the_walk(
     if not lone_in_reference:
         ref, hyp = hyp, ref
     assert edit_counts(ref, hyp) == align(ref, hyp).counts
+
+
+def test_counts_of_many_pairs_equal_each_walk() -> None:
+    # Corpus scoring counts short pairs side by side in shared columns (``edit_counts_many``): every pair must
+    # come out as its own walk, whatever its neighbours and group, long pairs and token lists included.
+    pairs = _pairs(3000, seed=99)
+    pairs += [(a[:25], b[:25]) for a, b in pairs[:1500]]
+    random.Random(4).shuffle(pairs)
+    assert edit_counts_many(pairs) == [align(a, b).counts for a, b in pairs]
+    tokens = [(list(a), list(b)) for a, b in pairs[:300]]
+    assert edit_counts_many(tokens) == [align(a, b).counts for a, b in tokens]
+    assert edit_counts_many([]) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(symbols, max_size=40).map("".join), st.lists(symbols, max_size=40).map("".join))
+    )
+)
+def test_counts_of_many_random_pairs_equal_each_walk(pairs: list[tuple[str, str]]) -> None:
+    assert edit_counts_many(pairs) == [align(a, b).counts for a, b in pairs]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+from cvb_scorer.align import Counts
 from cvb_scorer.metrics import rate, score_clip, score_corpus
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.tokens import TokenClass
@@ -78,3 +81,39 @@ def test_cer_is_zero_exactly_when_normalised_texts_are_equal(ref: str, hyp: str)
     assert (clip.cer == 0.0) == equal
     assert len(normalise_reference(ref).cer) == clip.cer_counts.N
     assert rate(clip.cer_counts) == clip.cer
+
+
+def test_corpus_scores_every_clip_as_score_clip_does() -> None:
+    # score_corpus counts all clips' alignments together; each clip must be what score_clip makes of it.
+    rng = random.Random(8)
+    words = [
+        "我哋",
+        "今日",
+        "iPhone",
+        "15",
+        "pro",
+        "三點五",
+        "百分之五十",
+        "HK$1,200",
+        "食飯",
+        "，",
+        "。",
+        " ",
+        "OK",
+    ]
+    triples: list[tuple[str, str, str | None]] = []
+    for k in range(400):
+        ref = "".join(rng.choice(words) for _ in range(rng.choice([0, 1, 3, 8, 20, 120])))
+        hyp = "".join(w for w in ref.split("我哋") if rng.random() < 0.9) + rng.choice(
+            ["", "好", "iphone 16"]
+        )
+        triples.append((f"c{k}", ref, None if k % 17 == 0 else hyp))
+    corpus = score_corpus(triples)
+    for clip, (cid, ref, hyp) in zip(corpus.clips, triples, strict=True):
+        alone = score_clip(cid, ref, hyp)
+        assert clip == alone
+        assert (clip.tokens, clip.script) == (alone.tokens, alone.script)
+        assert (clip.ref_tokens, clip.hyp_tokens) == (alone.ref_tokens, alone.hyp_tokens)
+    assert corpus.cer_counts == Counts(
+        *map(sum, zip(*(score_clip(*t).cer_counts for t in triples), strict=True))
+    )
