@@ -87,6 +87,9 @@ async ([reference, hypothesis, typed]) => {
   const redraw = [];
   const drawn = [];
   const worker = [];
+  const draw = [];
+  const toWorker = [];
+  const fromWorker = [];
   for (const ch of typed) {
     const next = hyp.value + ch;
     waiting = rendered(next);
@@ -98,10 +101,13 @@ async ([reference, hypothesis, typed]) => {
     await painted();
     redraw.push(performance.now() - t0);
     worker.push(detail.workerMs);
+    draw.push(detail.drawMs);
+    toWorker.push(detail.toWorkerMs);
+    fromWorker.push(detail.fromWorkerMs);
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
   observer.disconnect();
-  return {redraw, drawn, worker, longTasks};
+  return {redraw, drawn, worker, draw, toWorker, fromWorker, longTasks};
 }
 """
 
@@ -250,6 +256,11 @@ def main() -> int:
                         # frame clock, so it is never below one frame however little work is done.
                         "keystroke_to_next_painted_frame_ms": summary(measured["redraw"]),
                         "worker_render_view_ms": summary(measured["worker"]),
+                        # The main thread's share: parse the answer, build and swap in the drawing.
+                        "main_thread_draw_ms": summary(measured["draw"]),
+                        # The request's wait before Python took it, and the answer's way back.
+                        "message_to_worker_ms": summary(measured["toWorker"]),
+                        "message_from_worker_ms": summary(measured["fromWorker"]),
                         "cpython_render_view_ms": summary(cpython),
                         "long_tasks_over_50ms": len(measured["longTasks"]),
                         "longest_task_ms": round(max(measured["longTasks"], default=0.0), 1),

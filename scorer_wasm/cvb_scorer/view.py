@@ -62,15 +62,24 @@ _LEGEND = (
 
 @dataclass(frozen=True)
 class EditorView:
-    html: str
+    """One pair's view. ``html`` is the whole fragment; it is ``alignment`` (one element per run of the edit
+    script) inside the alignment paragraph, followed by ``details`` (legend, figures, sentences), so the page
+    can redraw only the runs that changed on a keystroke."""
+
+    alignment: tuple[str, ...]
+    details: str
     figures: dict[str, Any]
     ops: tuple[tuple[str, str, str], ...]
     ref_norm: str
     hyp_norm: str
     signature: str
 
+    @property
+    def html(self) -> str:
+        return f"{_VIEW_OPEN}{_ALIGNMENT_OPEN}{''.join(self.alignment)}</p>{self.details}</div>"
+
     def to_json(self) -> str:
-        return json.dumps(
+        return _dumps(
             {
                 "html": self.html,
                 "figures": self.figures,
@@ -78,11 +87,25 @@ class EditorView:
                 "ref_norm": self.ref_norm,
                 "hyp_norm": self.hyp_norm,
                 "signature": self.signature,
-            },
-            ensure_ascii=False,
-            sort_keys=True,
-            separators=(",", ":"),
+            }
         )
+
+    def to_editor_json(self) -> str:
+        """What the page needs on a keystroke: the drawing in its two parts, the figures (for the live summary)
+        and the signature (checked against the page's). The edit script and the normalised texts are in the
+        drawing already; leaving them out saves encoding, copying and parsing them again at every keystroke."""
+        return _dumps(
+            {
+                "alignment": self.alignment,
+                "details": self.details,
+                "figures": self.figures,
+                "signature": self.signature,
+            }
+        )
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def merged_ops(clip: ClipScore) -> list[tuple[Op, str, str]]:
@@ -187,19 +210,24 @@ def _figures(clip: ClipScore) -> dict[str, Any]:
     }
 
 
-def build_html(clip: ClipScore, ops: list[tuple[Op, str, str]], sig: str) -> str:
-    parts: list[str] = ['<div class="cvb-view" data-cvb-view="1">']
-    parts.append('<p class="cvb-alignment" lang="yue-Hant-HK" data-cvb-part="alignment">')
-    if ops:
-        # The runs are slices of the two normalised texts (which punctuation removal leaves with nothing to
-        # escape): when neither text needs escaping, no run does, and the test per run is skipped.
-        texts = (clip.reference.cer, clip.hypothesis.cer)
-        esc = escape if any(_NEEDS_ESCAPE.search(t) for t in texts) else str
-        parts.extend(_op_html(op, r, h, esc) for op, r, h in ops)
-    else:
-        parts.append('<span class="cvb-empty">(both texts are empty after normalisation)</span>')
-    parts.append("</p>")
-    parts.append('<dl class="cvb-legend" data-cvb-part="legend">')
+_VIEW_OPEN = '<div class="cvb-view" data-cvb-view="1">'
+_ALIGNMENT_OPEN = '<p class="cvb-alignment" lang="yue-Hant-HK" data-cvb-part="alignment">'
+
+
+def alignment_html(clip: ClipScore, ops: list[tuple[Op, str, str]]) -> tuple[str, ...]:
+    """The alignment paragraph's children: one element per run of the edit script."""
+    if not ops:
+        return ('<span class="cvb-empty">(both texts are empty after normalisation)</span>',)
+    # The runs are slices of the two normalised texts (which punctuation removal leaves with nothing to
+    # escape): when neither text needs escaping, no run does, and the test per run is skipped.
+    texts = (clip.reference.cer, clip.hypothesis.cer)
+    esc = escape if any(_NEEDS_ESCAPE.search(t) for t in texts) else str
+    return tuple(_op_html(op, r, h, esc) for op, r, h in ops)
+
+
+def details_html(clip: ClipScore, sig: str) -> str:
+    """Everything after the alignment: the legend, the figures, the sentences and the signature."""
+    parts: list[str] = ['<dl class="cvb-legend" data-cvb-part="legend">']
     for name, sample, words in _LEGEND:
         parts.append(f'<div class="cvb-legend-item" data-op="{name}"><dt>{sample}</dt><dd>{words}</dd></div>')
     parts.append("</dl>")
@@ -234,7 +262,6 @@ def build_html(clip: ClipScore, ops: list[tuple[Op, str, str]], sig: str) -> str
     parts.append("</tbody></table>")
     parts.append(f'<p class="cvb-fold" data-cvb-part="fold">{fold_sentence(clip.reference)}</p>')
     parts.append(f'<p class="cvb-signature" data-cvb-part="signature"><code>{escape(sig)}</code></p>')
-    parts.append("</div>")
     return "".join(parts)
 
 
@@ -262,7 +289,8 @@ def render_view(
     sig = signature(rules=rules if rules is not None else load_packaged_rules())
     ops = merged_ops(clip)
     return EditorView(
-        html=build_html(clip, ops, sig),
+        alignment=alignment_html(clip, ops),
+        details=details_html(clip, sig),
         figures=_figures(clip),
         ops=tuple((op.value, r, h) for op, r, h in ops),
         ref_norm=ref.text,

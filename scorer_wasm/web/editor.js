@@ -165,6 +165,8 @@ class Editor {
     this.dirty = true; // the texts differ from what was last sent (the sample is re-scored once Python is up)
     this.overLimit = "";
     this.rendered = 0;
+    this.runs = null; // the alignment runs drawn last, as strings (null: the build-time drawing is shown)
+    this.details = null;
 
     for (const box of [this.reference, this.hypothesis]) {
       // Read-only in the markup so a page without JavaScript does not invite edits that change nothing.
@@ -229,10 +231,18 @@ class Editor {
     const reference = this.reference.value;
     const hypothesis = this.hypothesis.value;
     const id = ++this.latest;
+    const sent = performance.timeOrigin + performance.now();
     engine.render(reference, hypothesis).then(
       (message) => {
         this.inFlight = false;
-        if (id === this.latest && !this.dirty) this.draw(reference, hypothesis, message);
+        message.sent = sent;
+        message.received = performance.timeOrigin + performance.now();
+        try {
+          if (id === this.latest && !this.dirty) this.draw(reference, hypothesis, message);
+        } catch (error) {
+          this.status.textContent = `The editor could not draw this answer: ${error.message}`;
+          return;
+        }
         this.pump();
       },
       (error) => {
@@ -245,7 +255,7 @@ class Editor {
   draw(reference, hypothesis, message) {
     const started = performance.now();
     const view = JSON.parse(message.json);
-    this.view.replaceChildren(inertFragment(view.html));
+    this.redraw(view);
     this.view.classList.remove("cvb-editor__drawing--stale");
     this.live.textContent = summary(view.figures);
     this.rendered += 1;
@@ -262,9 +272,56 @@ class Editor {
     }
     this.root.dispatchEvent(
       new CustomEvent("cvb:rendered", {
-        detail: { reference, hypothesis, view, workerMs: message.ms, drawMs: performance.now() - started },
+        detail: {
+          reference,
+          hypothesis,
+          view,
+          workerMs: message.ms,
+          drawMs: performance.now() - started,
+          // How long the request waited before Python took it, and the answer took to come back.
+          toWorkerMs: message.started - message.sent,
+          fromWorkerMs: message.received - message.finished,
+        },
       }),
     );
+  }
+
+  // The drawing is the alignment paragraph (one element per run of the edit script) followed by the details.
+  // A keystroke changes a few runs, so only the runs between the unchanged ends are replaced: the page does
+  // not rebuild, restyle and lay out a whole long call for one character.
+  redraw(view) {
+    const paragraph = this.view.querySelector('[data-cvb-part="alignment"]');
+    if (!paragraph || paragraph.parentElement?.parentElement !== this.view) {
+      throw new Error("The editor's drawing has no alignment paragraph; the page was not built by cvb build.");
+    }
+    const before = this.runs ?? [];
+    const after = view.alignment;
+    // Runs drawn at build time are not known as strings: the first live drawing replaces them all.
+    let head = 0;
+    const most = Math.min(before.length, after.length);
+    while (head < most && before[head] === after[head]) head += 1;
+    let tail = 0;
+    while (tail < most - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+    const children = paragraph.children;
+    if (this.runs === null) {
+      paragraph.replaceChildren(inertFragment(after.join("")));
+    } else {
+      const stale = before.length - head - tail;
+      const range = document.createRange();
+      if (stale > 0) {
+        range.setStartBefore(children[head]);
+        range.setEndAfter(children[head + stale - 1]);
+        range.deleteContents();
+      }
+      const fresh = after.slice(head, after.length - tail);
+      if (fresh.length) paragraph.insertBefore(inertFragment(fresh.join("")), children[head] ?? null);
+    }
+    this.runs = after;
+    if (view.details !== this.details) {
+      while (paragraph.nextSibling) paragraph.nextSibling.remove();
+      paragraph.after(inertFragment(view.details));
+      this.details = view.details;
+    }
   }
 
   statusText() {

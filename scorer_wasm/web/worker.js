@@ -6,7 +6,7 @@
 // Messages in:  {type: "render", id, reference, hypothesis}
 // Messages out: {type: "progress", stage, text}
 //               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
-//               {type: "result", id, json, ms}
+//               {type: "result", id, json, ms, started, finished}
 //               {type: "error", id?, message}
 
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
@@ -119,7 +119,7 @@ async function boot() {
 from cvb_scorer.view import render_view as _cvb_render_view
 
 def _cvb_render(reference, hypothesis):
-    return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_json()
+    return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_editor_json()
 `);
   const render = pyodide.globals.get("_cvb_render");
   const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
@@ -171,7 +171,11 @@ onmessage = async (event) => {
   const t0 = performance.now();
   try {
     const json = engine.render(String(reference), String(hypothesis));
-    postMessage({ type: "result", id, json, ms: performance.now() - t0 });
+    const t1 = performance.now();
+    // Wall-clock times (the worker's clock starts elsewhere than the page's) let the page tell the time its
+    // request waited and its answer travelled from the time Python took.
+    const at = (t) => performance.timeOrigin + t;
+    postMessage({ type: "result", id, json, ms: t1 - t0, started: at(t0), finished: at(t1) });
     warmAfterFirstAnswer(engine);
   } catch (error) {
     console.error(error);
