@@ -159,6 +159,7 @@ _COMMON_GAP_CHARS = [
 ]
 _COMMON_GAPS = re.compile("[" + "".join(map(re.escape, _COMMON_GAP_CHARS)) + "]+")
 _NOT_HAN = re.compile(f"[^{HAN_CLASS}]")
+_ASCII_ALNUM = re.compile("[0-9A-Za-z]")
 # A whole run of common gaps (``%`` aside) with Han on both sides: no rule keeps anything of it.
 _GAPS_BETWEEN_HAN = re.compile(
     f"(?<=[{HAN_CLASS}])["
@@ -240,7 +241,8 @@ def strip_punctuation(text: str) -> str:
         return text
     # Between Han characters no rule keeps a mark or a space (the marks need a digit or a numeral before them,
     # the space a letter or digit on both sides), so when only Han is left the gaps are simply dropped, in C.
-    if "%" not in text:
+    # (An ASCII letter or digit would be left: no need to try.)
+    if "%" not in text and _ASCII_ALNUM.search(text) is None:
         dropped = _COMMON_GAPS.sub("", text)
         if _NOT_HAN.search(dropped) is None:
             return dropped
