@@ -24,6 +24,7 @@ import jiwer
 import pycantonese
 from cvb_scorer import __version__
 from cvb_scorer.align import align, clear_cache, distance
+from cvb_scorer.metrics import _cached_token_texts as reference_tokens
 from cvb_scorer.metrics import score_corpus
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.report import score_jsonl
@@ -106,7 +107,9 @@ def main() -> int:
     triples = [(f"c{k}", r, h) for k, (r, h) in enumerate(zip(refs, hyps, strict=True))]
 
     def ours() -> float:
-        normalise_reference.cache_clear()  # a fresh corpus: no reference cache to lean on
+        # A fresh corpus: no reference cache (normalised texts, MER tokens, alignment columns) to lean on.
+        normalise_reference.cache_clear()
+        reference_tokens.cache_clear()
         clear_cache()
         return score_corpus(triples).cer
 
