@@ -50,9 +50,17 @@ def is_current(pin: dict[str, object], dest: Path = DEST) -> bool:
         recorded = json.loads(record.read_text(encoding="utf-8"))
     except json.JSONDecodeError:
         return False
-    if recorded != pin:
+    if recorded != build_record(pin):
         return False
     return all((dest / name).is_file() for name in served_files(pin))
+
+
+def build_record(pin: dict[str, object]) -> dict[str, object]:
+    """What build/pyodide/ was made from: the pin, and the snapshot tool's hash when there is a snapshot (a
+    changed tool makes a new snapshot)."""
+    if snapshot_file(pin) is None:
+        return pin
+    return {**pin, "snapshot_tool_sha256": hashlib.sha256(SNAPSHOT_TOOL.read_bytes()).hexdigest()}
 
 
 def make_snapshot(pin: dict[str, object], directory: Path) -> None:
@@ -60,20 +68,23 @@ def make_snapshot(pin: dict[str, object], directory: Path) -> None:
     name = snapshot_file(pin)
     if name is None:
         return
-    node = shutil.which("node")
-    if node is None:
-        raise FetchError("node is not on PATH; install Node 20, then run `make pyodide` again.")
-    result = subprocess.run(
-        [node, str(SNAPSHOT_TOOL), str(directory), str(directory / name), *snapshot_modules(pin)],
-        capture_output=True,
-        text=True,
-        check=False,
+    _run(
+        "node",
+        [str(SNAPSHOT_TOOL), str(directory), str(directory / name), *snapshot_modules(pin)],
+        doing="Making the Pyodide start-up snapshot",
+        then="Fix the cause above, then run `make pyodide` again.",
     )
+
+
+def _run(program: str, args: list[str], *, doing: str, then: str) -> None:
+    """Run a Node tool, turning a missing program or a failure into one actionable FetchError."""
+    found = shutil.which(program)
+    if found is None:
+        raise FetchError(f"{program} is not on PATH; install Node 20 and npm, then run `make pyodide` again.")
+    result = subprocess.run([found, *args], capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise FetchError(
-            f"Making the Pyodide start-up snapshot failed (exit {result.returncode}): "
-            f"{result.stderr.strip() or result.stdout.strip()}"
-        )
+        output = result.stderr.strip() or result.stdout.strip()
+        raise FetchError(f"{doing} failed (exit {result.returncode}): {output}\n{then}")
 
 
 def sha1_of(path: Path) -> str:
@@ -95,21 +106,13 @@ def pack(pin: dict[str, object], cache: Path = CACHE) -> Path:
     if target.is_file() and sha1_of(target) == pin["shasum"]:
         return target
     spec = f"{pin['package']}@{pin['version']}"
-    npm = shutil.which("npm")
-    if npm is None:
-        raise FetchError("npm is not on PATH; install Node 20 and npm, then run `make pyodide` again.")
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
-        result = subprocess.run(
-            [npm, "pack", spec, "--pack-destination", tmp, "--json", "--loglevel=error"],
-            capture_output=True,
-            text=True,
-            check=False,
+        _run(
+            "npm",
+            ["pack", spec, "--pack-destination", tmp, "--json", "--loglevel=error"],
+            doing=f"`npm pack {spec}`",
+            then="Check that the npm registry is reachable, then run `make pyodide` again.",
         )
-        if result.returncode != 0:
-            raise FetchError(
-                f"`npm pack {spec}` failed (exit {result.returncode}): {result.stderr.strip()}\n"
-                "Check that the npm registry is reachable, then run `make pyodide` again."
-            )
         packed = list(Path(tmp).glob("*.tgz"))
         if len(packed) != 1:
             raise FetchError(f"`npm pack {spec}` produced {len(packed)} tarballs where one was expected.")
@@ -148,7 +151,8 @@ def extract(pin: dict[str, object], tarball: Path, dest: Path = DEST) -> None:
                 with source, (staging / name).open("wb") as out:
                     shutil.copyfileobj(source, out)
         make_snapshot(pin, staging)
-        (staging / RECORD_NAME).write_text(json.dumps(pin, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        record = json.dumps(build_record(pin), indent=2, sort_keys=True) + "\n"
+        (staging / RECORD_NAME).write_text(record, encoding="utf-8")
         old = dest.with_name(dest.name + ".old")
         if old.exists():
             shutil.rmtree(old)

@@ -113,4 +113,8 @@ def test_build_pyodide_holds_the_current_pin_and_a_gzipped_snapshot() -> None:
         head = inflated.read(16)
     assert len(head) == 16
     # Restoring it is proven in the browser (the parity test runs on the restored runtime).
-    assert json.loads((editor_site.PYODIDE / ".pin.json").read_text(encoding="utf-8")) == pin
+    tool = load_tool()
+    assert json.loads((editor_site.PYODIDE / ".pin.json").read_text(encoding="utf-8")) == tool.build_record(
+        pin
+    )
+    assert tool.is_current(pin, editor_site.PYODIDE)
