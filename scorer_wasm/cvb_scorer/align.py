@@ -579,6 +579,8 @@ def _strip_walk(
 ) -> tuple[int, int, int]:
     """The rest of a walk from (i, j) where i or j is within the common prefix (D = |i - j| there), as in
     ``_walk``, added to the counts so far."""
+    if i == j:  # both within the common prefix: the rest is matches
+        return s, d, ins
     while i and j:
         if a[i - 1] == b[j - 1]:
             k = _match_run(a, b, i, j)
