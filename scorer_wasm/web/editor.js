@@ -2,7 +2,7 @@
 //
 // mkdocs-material's instant navigation swaps page content without reloading this module, so editors are
 // mounted from `document$` (every page view) and share one worker: navigating back finds Python already warm.
-// The worker starts only when an editor comes near the viewport, because Pyodide is ~13 MB.
+// The worker starts only when an editor comes near the viewport, because Pyodide and its start-up snapshot are ~20 MB.
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const NEAR_VIEWPORT = "600px 0px";
@@ -102,7 +102,7 @@ const engine = {
 
 // Offline after the first visit: the site's service worker (when the build ships one) keeps a copy of this
 // page and of everything the editor loaded. Registered only once Python is up, so a visitor who never reaches
-// the editor never stores the 13 MB runtime.
+// the editor never stores the ~20 MB runtime.
 async function keepForOffline(serviceWorkerURL, workerResources) {
   if (!serviceWorkerURL || !("serviceWorker" in navigator)) return;
   try {
