@@ -423,7 +423,7 @@ def edit_counts_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> li
     for start in range(0, len(jobs), _GROUP):
         for k, counts in _grouped_counts(jobs[start : start + _GROUP]):
             out[k] = counts
-    return [c if c is not None else Counts() for c in out]
+    return [c if c is not None else Counts() for c in out]  # (every entry is filled above)
 
 
 # Pairs per group: past a few dozen the integers grow long enough to cost more than the loop they save.
@@ -445,10 +445,13 @@ def _common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int]:
 def _grouped_counts(
     jobs: list[tuple[int, int, Sequence[str], Sequence[str], int, int, int]],
 ) -> list[tuple[int, Counts]]:
-    """The walks of a group of pairs over shared columns: pair g takes ``rows_g`` bits from ``offsets[g]``,
-    with one spare bit above them that stops the carry of the addition from reaching the next pair; the
-    shifts bring each pair's row 0 in from its spare bit, so they are masked, and the horizontal deltas (the
-    walk's left look-ups) are kept rather than rebuilt."""
+    """The walks of a group of pairs over shared columns (as ``_short_counts`` walks one pair's).
+
+    Pair g takes its rows' bits from ``offsets[g]``, with one spare bit above them where the carry of the
+    addition stops, so pairs never mix. A shift moves each pair's top row into its spare bit and the spare bit
+    into the next pair's row 0: ``starts`` sets every row 0 of HP (D[0][c] - D[0][c - 1] = +1) and VP is
+    masked with ``full``. The horizontal deltas (the walk's left look-ups) are kept rather than rebuilt.
+    """
     cols = jobs[-1][0]
     eq_lists: list[list[int]] = []
     offsets: list[int] = []
