@@ -12,15 +12,16 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 SCORER_SOURCES := $(shell find scorer_wasm -path '*/__pycache__' -prune -o -type f \( -name '*.py' -o -name '*.json' -o -name '*.toml' -o -name '*.txt' -o -name 'py.typed' \) -print 2>/dev/null)
 WHEEL_STAMP := build/wheels/.stamp
+SNAPSHOT := build/snapshot/record.json
 
-.PHONY: site test check serve lint typecheck pytest bench wheel pyodide node system-deps opencc-cpp clean
+.PHONY: site test check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clean
 
 ## site: install what the build needs, then build site/ from platform_config/.
-site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide node
+site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node
 	$(BIN)/cvb build
 
 ## test: install test needs, then lint, type-check, check provenance and run every test.
-test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide node system-deps opencc-cpp
+test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc-cpp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -30,10 +31,10 @@ test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide node system-deps opencc-cpp
 check: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide
 	$(BIN)/cvb check
 
-serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide
+serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot
 	$(BIN)/cvb serve
 
-bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide node system-deps
+bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/python bench/scorer.py
 	$(BIN)/python bench/editor.py
 
@@ -64,6 +65,11 @@ $(WHEEL_STAMP): $(SCORER_SOURCES) $(CONFIG_FILES) $(VENV)/.site-deps
 ## pyodide: the pinned Pyodide, taken from the npm registry with its checksum verified.
 pyodide: $(VENV)/.site-deps
 	$(BIN)/python tools/fetch_pyodide.py
+
+## snapshot: Pyodide's memory with this build's scorer imported, which the editor's worker restores at start-up.
+snapshot: $(SNAPSHOT)
+$(SNAPSHOT): $(WHEEL_STAMP) build/pyodide/.pin.json tools/snapshot_scorer.py tools/snapshot_pyodide.mjs docs/examples/editor_sample.yaml
+	$(BIN)/python tools/snapshot_scorer.py
 
 node: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json

@@ -15,11 +15,11 @@ import jinja2
 import yaml
 
 from generator import scorer_bridge
+from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
-from generator.pyodide_pin import served_files, snapshot_file
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 
@@ -95,6 +95,7 @@ def build_site(
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
         raise StaleWheelError(stale)
+    snapshot = start_up_snapshot(layout, rendered.wheel)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".cvb-build-", dir=target.parent))
     try:
@@ -102,7 +103,7 @@ def build_site(
         docs.mkdir()
         for name, text in rendered.pages.items():
             (docs / name).write_text(text, encoding="utf-8")
-        _copy_assets(layout, docs / "assets", rendered)
+        _copy_assets(layout, docs / "assets", rendered, snapshot)
         (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         site = work / "site"
         _run_mkdocs(
@@ -113,13 +114,38 @@ def build_site(
             site_name=rendered.config.platform.programme.name,
             site_url=site_url or rendered.config.platform.urls.base + "/",
         )
-        _swap(site, target)
+        swap_in(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
 
 
-def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
+@dataclass(frozen=True)
+class StartUpSnapshot:
+    """The Pyodide memory snapshot with this build's scorer imported (tools/snapshot_scorer.py)."""
+
+    path: Path
+    sha256: str
+
+
+def start_up_snapshot(layout: Layout, wheel: scorer_bridge.ScorerWheel) -> StartUpSnapshot:
+    """The snapshot in build/snapshot/, refused unless it was made from this very scorer wheel."""
+    record_path = layout.snapshot / "record.json"
+    if not record_path.is_file():
+        raise FileNotFoundError(
+            f"{record_path} is missing; run `make site` to make the editor's start-up snapshot."
+        )
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    if record["scorer_sha256"] != wheel.sha256:
+        raise StaleSnapshotError(
+            f"The editor's start-up snapshot in {layout.snapshot} was made from the scorer wheel with sha256 "
+            f"{record['scorer_sha256']}, not from {wheel.path.name} ({wheel.sha256}) that this build serves; "
+            "run `make site` to make it again."
+        )
+    return StartUpSnapshot(layout.snapshot / str(record["snapshot"]), str(record["snapshot_sha256"]))
+
+
+def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: StartUpSnapshot) -> None:
     shutil.copytree(layout.static_assets, assets)
     editor = assets / "editor"
     editor.mkdir()
@@ -129,7 +155,7 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     pyodide.mkdir()
     # The pin that tools/fetch_pyodide.py verifies also names the files the site serves: one list, one place.
     pin = json.loads((layout.editor_web / "pyodide-pin.json").read_text(encoding="utf-8"))
-    for name in served_files(pin):
+    for name in pin["files"]:
         source = layout.pyodide / name
         if not source.is_file():
             raise FileNotFoundError(
@@ -144,15 +170,15 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
     wheel = rendered.wheel
     # The service worker must sit at the site root so its scope covers every page; the manifest says where.
     shutil.copy2(layout.editor_web / SERVICE_WORKER, assets.parent / SERVICE_WORKER)
+    shutil.copy2(snapshot.path, pyodide / snapshot.path.name)
     manifest = {
         "scorer": wheel.path.name,
         "sha256": wheel.sha256,
         "packages": packages,
         "service_worker": f"../../{SERVICE_WORKER}",
+        # The worker restores the snapshot only if its bytes have this hash.
+        "start_up_snapshot": {"path": f"../pyodide/{snapshot.path.name}", "sha256": snapshot.sha256},
     }
-    snapshot = snapshot_file(pin)
-    if snapshot is not None:
-        manifest["runtime_snapshot"] = f"../pyodide/{snapshot}"
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     kit = assets / "kit"
     kit.mkdir()
@@ -162,6 +188,10 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered) -> None:
 
 class StaleWheelError(RuntimeError):
     """The scorer wheel carries scoring rules other than the config's."""
+
+
+class StaleSnapshotError(StaleWheelError):
+    """The editor's start-up snapshot was made from another scorer wheel than the one the build serves."""
 
 
 class SiteGeneratorError(RuntimeError):
@@ -204,14 +234,3 @@ def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name
         ) from None
     finally:
         mkdocs_log.removeHandler(collected)
-
-
-def _swap(new: Path, target: Path) -> None:
-    if target.exists():
-        old = target.with_name(f".{target.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        target.rename(old)
-        new.rename(target)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        new.rename(target)

