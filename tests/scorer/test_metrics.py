@@ -117,3 +117,23 @@ def test_corpus_scores_every_clip_as_score_clip_does() -> None:
     assert corpus.cer_counts == Counts(
         *map(sum, zip(*(score_clip(*t).cer_counts for t in triples), strict=True))
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="這个個门門们們净淨呢人好", max_size=30),
+    st.text(alphabet="這个個门門们們净淨呢人好", max_size=30),
+)
+def test_simplified_cost_read_by_runs_equals_a_step_by_step_count(ref: str, hyp: str) -> None:
+    from cvb_scorer.metrics import _traditional_forms
+    from cvb_scorer.normalise.charsets import charsets
+
+    clip = score_clip("a", ref, hyp)
+    r, h = clip.reference.cer, clip.hypothesis.cer
+    simplified, forms = charsets().simplified_only, _traditional_forms()
+    expected = sum(
+        1
+        for op, i, j in clip.cer_alignment.ops
+        if op.value == "substitute" and h[j] in simplified and r[i] in forms.get(h[j], frozenset())
+    )
+    assert clip.simplified.errors == expected
