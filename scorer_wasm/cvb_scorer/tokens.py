@@ -113,7 +113,21 @@ class _CodeTable(dict[int, str]):
 _CODES = _CodeTable()
 _NOT_HAN = re.compile(f"[^{HAN_CLASS}]")
 _CANTONESE_RE = re.compile("[" + "".join(sorted(CANTONESE_CHARS)) + "]")
-_NOT_C = re.compile("[^C]")
+# Han with printable ASCII but no "?" (most text after normalisation, code-switched or not) is coded without a
+# lookup per character: encoding to ASCII turns each Han character into "?" in C, one byte translation codes
+# every character, and only the Cantonese-specific characters, a small share, are then marked one by one.
+_NEEDS_TABLE = re.compile(f"[^{HAN_CLASS}\x20-\x3e\x40-\x7e]")
+_ASCII_CODE_BYTES = bytes.maketrans(
+    bytes(range(0x20, 0x7F)),
+    "".join("H" if cp == 0x3F else _code(chr(cp)) for cp in range(0x20, 0x7F)).encode(),
+)
+
+
+def _han_and_ascii_codes(text: str) -> str:
+    codes = bytearray(text.encode("ascii", "replace").translate(_ASCII_CODE_BYTES))
+    for match in _CANTONESE_RE.finditer(text):
+        codes[match.start()] = 0x43  # C
+    return codes.decode("ascii")
 
 
 def class_code(ch: str) -> str:
@@ -123,7 +137,8 @@ def class_code(ch: str) -> str:
 
 _MARKS_AFTER = re.compile(r"([HCLDO.%])(M+)")
 _LEADING_MARKS = re.compile(r"(?:^| )M+")
-_DIGIT_MARKS = re.compile(r"(?<=D)%+|(?<=D)\.(?=D)")
+# Scanned for a literal "D" first (a look-behind at every position is several times slower).
+_DIGIT_MARKS = re.compile(r"D(?:%+|\.(?=D))")
 _LOWER = {"H": "h", "C": "c", "O": "o", "L": "L", "D": "D", ".": ".", "%": "%"}
 
 
@@ -144,13 +159,13 @@ def class_codes(text: str) -> str:
     (other), a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
     single-character class, so tokenisation keeps it with its base). ``.`` between digits and ``%`` after a
     digit are digits."""
-    if _NOT_HAN.search(text) is None:
-        # All Han (the common case after normalisation): two passes in C instead of a lookup per character.
-        return _NOT_C.sub("H", _CANTONESE_RE.sub("C", text))
-    codes = text.translate(_CODES)
-    if "M" in codes:
-        codes = _LEADING_MARKS.sub(_leading_marks, codes)
-        codes = _MARKS_AFTER.sub(_resolve_marks, codes)
+    if _NEEDS_TABLE.search(text) is None:
+        codes = _han_and_ascii_codes(text)
+    else:
+        codes = text.translate(_CODES)
+        if "M" in codes:
+            codes = _LEADING_MARKS.sub(_leading_marks, codes)
+            codes = _MARKS_AFTER.sub(_resolve_marks, codes)
     if "." in codes or "%" in codes:
         codes = _DIGIT_MARKS.sub(lambda m: "D" * len(m.group()), codes)
         codes = codes.replace(".", "O").replace("%", "O")

@@ -77,3 +77,30 @@ def test_token_texts_equal_the_tokens(text: str) -> None:
 def test_token_texts_of_han_and_ascii_equal_the_tokens(text: str) -> None:
     # Han with ASCII letters, digits, ``.`` and ``%`` take a one-expression path in ``mer_token_texts``.
     assert mer_token_texts(text) == [t.text for t in mer_tokens(text)]
+
+
+def _codes_one_by_one(text: str) -> str:
+    # The definition class_codes implements with shortcuts: a table lookup per character, marks joined to
+    # their base, "." between digits and "%" after a digit counted as digits.
+    import re
+
+    from cvb_scorer.tokens import _CODES, _leading_marks, _resolve_marks
+
+    codes = "".join(_CODES[ord(ch)] for ch in text)
+    codes = re.sub(r"(?:^| )M+", _leading_marks, codes)
+    codes = re.sub(r"([HCLDO.%])(M+)", _resolve_marks, codes)
+    codes = re.sub(r"(?<=D)%+|(?<=D)\.(?=D)", lambda m: "D" * len(m.group()), codes)
+    return codes.replace(".", "O").replace("%", "O")
+
+
+# The first alphabet stays on the Han-and-ASCII path; the second also reaches the lookup per character.
+_HAN_AND_ASCII = "唔該佢哋嘅咗保單理賠一二𠮶aZ09 .%$,"
+_ANY = _HAN_AND_ASCII + "?\u0301\u0300１٣か한é"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(alphabet=_HAN_AND_ASCII, max_size=60), st.text(alphabet=_ANY, max_size=60)))
+def test_class_codes_shortcuts_equal_a_lookup_per_character(text: str) -> None:
+    from cvb_scorer.tokens import class_codes
+
+    assert class_codes(text) == _codes_one_by_one(text)
