@@ -291,3 +291,29 @@ def test_every_punctuation_mark_of_the_shortcut_is_dropped_as_the_rules_drop_it(
     for mark in marks:
         for text in (f"好{mark}嘅", f"{mark}一{mark}{mark}百{mark}", mark):
             assert normalise_hypothesis(text).text == _both_sides(_prepare(text)), ascii(text)
+
+
+def _numerals_and_currency_to_a_fixed_point(text: str) -> str:
+    from cvb_scorer.normalise.numerals import drop_currency_words, fold_numerals
+
+    text = fold_numerals(text)
+    while (dropped := drop_currency_words(text)) != text:
+        text = fold_numerals(dropped)
+    return text
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="0123一二三百千萬兩廿點蚊元%齊啲九龍ab .,，$", max_size=30))
+def test_folding_again_only_where_currency_removal_can_join_numerals_changes_nothing(text: str) -> None:
+    from cvb_scorer.normalise import _numerals_onwards, _prepare
+    from cvb_scorer.normalise.text import (
+        drop_currency_prefixes,
+        fold_variants,
+        lowercase_latin,
+        nfkc,
+        strip_punctuation,
+    )
+
+    # What the numeral rules are given: the text after every earlier rule (a "." survives only between digits).
+    before = strip_punctuation(lowercase_latin(drop_currency_prefixes(fold_variants(_prepare(text)))))
+    assert _numerals_onwards(before) == nfkc(_numerals_and_currency_to_a_fixed_point(before))

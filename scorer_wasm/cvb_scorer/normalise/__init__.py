@@ -16,7 +16,12 @@ from functools import lru_cache
 
 from cvb_scorer.normalise.charsets import has_simplified_only
 from cvb_scorer.normalise.fold import FoldChange, fold_reference
-from cvb_scorer.normalise.numerals import EXCEPTION_WORDS, drop_currency_words, fold_numerals
+from cvb_scorer.normalise.numerals import (
+    EXCEPTION_WORDS,
+    currency_removal_can_join_numerals,
+    drop_currency_words,
+    fold_numerals,
+)
 from cvb_scorer.normalise.text import (
     SPACE,
     clean_unicode,
@@ -187,9 +192,10 @@ def _both_sides(text: str) -> str:
 def _numerals_onwards(text: str) -> str:
     text = fold_numerals(text)
     # Dropping 蚊/元 after a number can bring two numeral runs together (0蚊點0 → 0點0, where 點 is now a decimal
-    # point), so the two rules run to a fixed point; each round removes characters, so it ends.
+    # point), so the two rules run to a fixed point; each round removes characters, so it ends. Numerals are
+    # folded again only when the removal can have joined something (another pass over a long call otherwise).
     while (dropped := drop_currency_words(text)) != text:
-        text = fold_numerals(dropped)
+        text = fold_numerals(dropped) if currency_removal_can_join_numerals(text) else dropped
     # Removing punctuation can bring a combining mark next to a new base character; composing again here keeps
     # normalisation idempotent.
     return nfkc(text)

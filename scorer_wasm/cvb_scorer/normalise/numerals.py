@@ -264,6 +264,17 @@ def _drop_currency(match: re.Match[str]) -> str:
     return ""
 
 
+# The one way removing 蚊/元 can make a new numeral run: the word sat between a number and 點, which then reads
+# as a decimal point (0蚊點5 → 0點5). Every other removal leaves its number next to a character no run can
+# continue with (a space is put between it and a following digit or letter).
+_CURRENCY_BEFORE_POINT = re.compile(f"(?<=[0-9%])[蚊元]+{_DECIMAL}")
+
+
+def currency_removal_can_join_numerals(text: str) -> bool:
+    """Whether ``fold_numerals`` could change ``drop_currency_words(text)`` when it left ``text`` unchanged."""
+    return _CURRENCY_BEFORE_POINT.search(text) is not None
+
+
 def drop_currency_words(text: str) -> str:
     """Remove 蚊 and 元 right after a number (一百蚊 → 100), never elsewhere (元朗, 有蚊 survive)."""
     if _CURRENCY_RUN.search(text) is None:
