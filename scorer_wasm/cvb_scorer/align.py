@@ -502,6 +502,8 @@ def _grouped_counts(
             left = 1  # D[i-1][j] - D[i-1][j-1]
             if i - p > 1:
                 left = 1 if hps[c] >> (r - 1) & 1 else (-1 if hns[c] >> (r - 1) & 1 else 0)
+            # The tie rule's step, written out here as in ``_short_counts`` and ``_walk``: these loops are the
+            # corpus's hot path, and a call per error step costs more than the three lines it would save.
             if up + left == 1:
                 s += 1
                 i -= 1
