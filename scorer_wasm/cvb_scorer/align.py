@@ -207,6 +207,12 @@ def clear_cache() -> None:
 
 def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
     """Length of the common prefix, by binary search on slice equality (each comparison runs in C)."""
+    # Typing or deleting at the end (the editor's commonest edit) leaves one text a prefix of the other.
+    if len(a) <= len(b):
+        if b[: len(a)] == a:
+            return len(a)
+    elif a[: len(b)] == b:
+        return len(b)
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:
         mid = (lo + hi + 1) // 2

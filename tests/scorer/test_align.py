@@ -269,3 +269,14 @@ def test_counts_of_many_pairs_equal_each_walk() -> None:
 )
 def test_counts_of_many_random_pairs_equal_each_walk(pairs: list[tuple[str, str]]) -> None:
     assert edit_counts_many(pairs) == [align(a, b).counts for a, b in pairs]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab我", max_size=20), st.text(alphabet="ab我", max_size=20))
+def test_shared_prefix_is_the_length_of_the_common_prefix(a: str, b: str) -> None:
+    from cvb_scorer.align import _shared_prefix
+
+    naive = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    assert _shared_prefix(a, b) == naive
+    assert _shared_prefix(tuple(a), tuple(b)) == naive
+    assert _shared_prefix(a, a + b) == len(a) and _shared_prefix(a + b, a) == len(a)
