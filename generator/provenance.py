@@ -109,11 +109,6 @@ def num_max(*values: Num) -> Num:
     return Num(best.value, _merge(*values))
 
 
-def text_of(template: str, **values: object) -> Text:
-    """A sentence or code fragment built from tracked values; the result is tracked by all of them."""
-    return Text(template.format(**{k: str(v) for k, v in values.items()}), _merge(*values.values()))
-
-
 class Tracked(Mapping[str, Any]):
     """A read-only view of a config model whose leaves come out as Num and Text tagged with their key."""
 

@@ -95,7 +95,3 @@ def render(env: jinja2.Environment, template: str, context: Mapping[str, Any]) -
 def mark_as_tracked(text: str, *, mark: bool) -> str:
     """Bracket text computed by trusted code (the scorer) the same way the renderer brackets config values."""
     return f"{MARK_OPEN}{text}{MARK_CLOSE}" if mark else text
-
-
-def strip_marks(text: str) -> str:
-    return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")

@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from generator.atomic import swap_in
+from generator.scorer_bridge import find_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "build" / "pyodide"
@@ -83,12 +84,12 @@ def make(*, pyodide: Path = PYODIDE, wheels: Path = WHEELS, dest: Path = DEST, s
                 f"Making the Pyodide start-up snapshot failed (exit {result.returncode}): {output}"
             )
         warm_up.unlink()
-        scorer = found[0]
+        scorer = find_wheel(wheels)
         record = {
             "snapshot": SNAPSHOT_NAME,
             "snapshot_sha256": sha256_of(snapshot),
-            "scorer_wheel": scorer.name,
-            "scorer_sha256": sha256_of(scorer),
+            "scorer_wheel": scorer.path.name,
+            "scorer_sha256": scorer.sha256,
             "pyodide": json.loads((pyodide / ".pin.json").read_text(encoding="utf-8"))["version"],
         }
         (staging / RECORD_NAME).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -54,11 +54,13 @@ class Interval:
         )
 
 
-def draw_indices(n: int, *, resamples: int, seed: int) -> list[list[int]]:
-    """The resampled clip indices: ``resamples`` lists of ``n`` indices each."""
-    rng = random.Random(seed)
-    rnd = rng.random
-    return [[int(rnd() * n) for _ in range(n)] for _ in range(resamples)]
+def draws(n: int, *, resamples: int, seed: int) -> Iterator[list[int]]:
+    """The published draw: ``resamples`` lists of ``n`` clip indices, one at a time, each index
+    ``int(rng.random() * n)`` from ``random.Random(seed)``. Every bootstrap here resamples through it."""
+    rnd = random.Random(seed).random
+    span = range(n)
+    for _ in range(resamples):
+        yield [int(rnd() * n) for _ in span]
 
 
 def _interval(values: list[float], level: float, bounds: tuple[float, float] | None) -> Interval:
@@ -101,11 +103,9 @@ def bootstrap_rates(
     packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
     get = packed.__getitem__
     samples: list[list[float]] = [[] for _ in errors]
-    rng = random.Random(seed)
-    rnd = rng.random
     fields = range(len(errors))
-    for _ in range(resamples):
-        total = sum(map(get, [int(rnd() * n) for _ in range(n)]))
+    for indices in draws(n, resamples=resamples, seed=seed):
+        total = sum(map(get, indices))
         for k in fields:
             err = (total >> (width * 2 * k)) & mask
             tot = (total >> (width * (2 * k + 1))) & mask
@@ -121,10 +121,8 @@ def bootstrap_mean(
     n = len(values)
     if n == 0:
         raise StatsError("A bootstrap needs at least one value.")
-    rng = random.Random(seed)
-    rnd = rng.random
     get = values.__getitem__
-    samples = [math.fsum(map(get, [int(rnd() * n) for _ in range(n)])) / n for _ in range(resamples)]
+    samples = [math.fsum(map(get, indices)) / n for indices in draws(n, resamples=resamples, seed=seed)]
     return _interval(samples, interval, bounds)
 
 
@@ -152,13 +150,10 @@ def paired_difference(
     n = len(totals)
     if n == 0 or len(errors_a) != n or len(errors_b) != n:
         raise StatsError("Both systems need one error count per clip, for the same non-empty list of clips.")
-    rng = random.Random(seed)
-    rnd = rng.random
     ea, eb, tt = errors_a.__getitem__, errors_b.__getitem__, totals.__getitem__
     diffs: list[float] = []
     better = 0
-    for _ in range(resamples):
-        idx = [int(rnd() * n) for _ in range(n)]
+    for idx in draws(n, resamples=resamples, seed=seed):
         tot = sum(map(tt, idx))
         if tot == 0:
             diffs.append(0.0)

@@ -111,7 +111,6 @@ class _CodeTable(dict[int, str]):
 
 
 _CODES = _CodeTable()
-_NOT_HAN = re.compile(f"[^{HAN_CLASS}]")
 _CANTONESE_RE = re.compile("[" + "".join(sorted(CANTONESE_CHARS)) + "]")
 # Han with printable ASCII but no "?" (most text after normalisation, code-switched or not) is coded without a
 # lookup per character: encoding to ASCII turns each Han character into "?" in C, one byte translation codes

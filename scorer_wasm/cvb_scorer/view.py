@@ -36,7 +36,6 @@ def escape(text: str) -> str:
 VIEW_CLASSES = (TokenClass.HAN, TokenClass.CANTONESE, TokenClass.LATIN, TokenClass.DIGIT)
 
 # Each op is told apart by element, class, a visible symbol and a word in the legend, never by colour alone.
-_SYMBOL = {Op.DELETE: "−", Op.INSERT: "+", Op.SUBSTITUTE: "→"}
 _LEGEND = (
     ("match", '<span class="cvb-op cvb-match" data-op="match">字</span>', "match: the same character"),
     (

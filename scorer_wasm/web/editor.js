@@ -235,10 +235,9 @@ class Editor {
     engine.render(reference, hypothesis).then(
       (message) => {
         this.inFlight = false;
-        message.sent = sent;
-        message.received = performance.timeOrigin + performance.now();
+        const received = performance.timeOrigin + performance.now();
         try {
-          if (id === this.latest && !this.dirty) this.draw(reference, hypothesis, message);
+          if (id === this.latest && !this.dirty) this.draw(reference, hypothesis, message, sent, received);
         } catch (error) {
           this.status.textContent = `The editor could not draw this answer: ${error.message}`;
           return;
@@ -252,7 +251,8 @@ class Editor {
     );
   }
 
-  draw(reference, hypothesis, message) {
+  // `sent` and `received` are wall-clock times of the request and its answer, for the timing in the event.
+  draw(reference, hypothesis, message, sent, received) {
     const started = performance.now();
     const view = JSON.parse(message.json);
     this.redraw(view);
@@ -279,8 +279,8 @@ class Editor {
           workerMs: message.ms,
           drawMs: performance.now() - started,
           // How long the request waited before Python took it, and the answer took to come back.
-          toWorkerMs: message.started - message.sent,
-          fromWorkerMs: message.received - message.finished,
+          toWorkerMs: message.started - sent,
+          fromWorkerMs: received - message.finished,
         },
       }),
     );
@@ -294,21 +294,21 @@ class Editor {
     if (!paragraph || paragraph.parentElement?.parentElement !== this.view) {
       throw new Error("The editor's drawing has no alignment paragraph; the page was not built by cvb build.");
     }
-    const before = this.runs ?? [];
+    const before = this.runs;
     const after = view.alignment;
-    // Runs drawn at build time are not known as strings: the first live drawing replaces them all.
-    let head = 0;
-    const most = Math.min(before.length, after.length);
-    while (head < most && before[head] === after[head]) head += 1;
-    let tail = 0;
-    while (tail < most - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
-    const children = paragraph.children;
-    if (this.runs === null) {
+    if (before === null) {
+      // Runs drawn at build time are not known as strings: the first live drawing replaces them all.
       paragraph.replaceChildren(inertFragment(after.join("")));
     } else {
+      let head = 0;
+      const most = Math.min(before.length, after.length);
+      while (head < most && before[head] === after[head]) head += 1;
+      let tail = 0;
+      while (tail < most - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+      const children = paragraph.children;
       const stale = before.length - head - tail;
-      const range = document.createRange();
       if (stale > 0) {
+        const range = document.createRange();
         range.setStartBefore(children[head]);
         range.setEndAfter(children[head + stale - 1]);
         range.deleteContents();

@@ -52,6 +52,7 @@ _TENS = {"廿": "二十", "卅": "三十", "卌": "四十"}
 _DECIMAL = "點"
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
+_CURRENCY_CLASS = "".join(sorted(CURRENCY_WORDS))
 
 
 def _is_ascii_digit(ch: str) -> bool:
@@ -246,7 +247,7 @@ def fold_numerals(text: str) -> str:
     return "".join(out)
 
 
-_CURRENCY_RUN = re.compile("(?<=[0-9%])[蚊元]+")
+_CURRENCY_RUN = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+")
 
 
 def _drop_currency(match: re.Match[str]) -> str:
@@ -267,7 +268,7 @@ def _drop_currency(match: re.Match[str]) -> str:
 # The one way removing 蚊/元 can make a new numeral run: the word sat between a number and 點, which then reads
 # as a decimal point (0蚊點5 → 0點5). Every other removal leaves its number next to a character no run can
 # continue with (a space is put between it and a following digit or letter).
-_CURRENCY_BEFORE_POINT = re.compile(f"(?<=[0-9%])[蚊元]+{_DECIMAL}")
+_CURRENCY_BEFORE_POINT = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+{_DECIMAL}")
 
 
 def currency_removal_can_join_numerals(text: str) -> bool:
