@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
+from generator.review import cli as review_cli
 from generator.rules_export import scoring_rules_json
 
 
@@ -104,6 +105,10 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
+def _review(args: argparse.Namespace, layout: Layout) -> int:
+    return review_cli.run(args, args.config or layout.config)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -123,9 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
     rules.add_argument("--out", type=Path, default=None)
+    review_cli.add_parser(sub)
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:
