@@ -101,9 +101,9 @@ def compile_patterns(rules: ScanRules) -> _Patterns:
         source_names=tuple(sources),
         # conversation_id: 38 / conv_ids=[38, 40] / "turnbench": "105" / session 40
         id_key=re.compile(
-            rf"(?i)(?<![a-z0-9])(?:{words})s?(?P<key>[_\- ]?(?:ids?|no|nums?|numbers?|#))?"
+            rf"(?i)(?<![a-z0-9])(?:{words})(?P<plural>s)?(?P<key>[_\- ]?(?:ids?|no|nums?|numbers?|#))?"
             r"(?P<sep>[\"']?[ \t]*[:=]?[ \t]*[\[\(]?[ \t]*[\"']?|[_\-.# ]?)"
-            r"(?P<ids>\d{1,4}(?:[ \t]*[\"']?[ \t]*[,;][ \t]*[\"']?[ \t]*\d{1,4})*)(?![\d.])"
+            r"(?P<ids>\d{1,4}(?:[ \t]*[\"']?[ \t]*[,;][ \t]*[\"']?[ \t]*\d{1,4})*)(?![\w.])"
         ),
         id_name=re.compile(rf"(?i)(?<![a-z0-9])(?:{words})[_\-. ]?0*(\d{{1,4}})(?![\d])"),
         id_list=re.compile(
@@ -286,8 +286,8 @@ class Detector:
     ) -> Iterator[Finding]:
         for m in (m for start, end in spans for m in self.p.id_key.finditer(chunk, start, end)):
             ids = [n for n in _numbers(m.group("ids")) if n in self.rules.held_out]
-            if not ids:
-                continue
+            if not ids or (m.group("plural") and not m.group("key")):
+                continue  # "conversations: 38" counts conversations; it names none
             # "conv_38", "conversation_id: 38": a key or a name. "session 40" in prose may be a duration.
             keyed = bool(m.group("key")) or m.group("sep").strip(" \t") != ""
             listed = ", ".join(map(str, ids))

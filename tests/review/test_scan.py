@@ -27,6 +27,8 @@ CLEAN: dict[str, str | bytes] = {
     ),
     "eval/evaluate.py": "ds = load_dataset('some-org/callhome', split='test')  # evaluation may read a test split\n",
     "configs/model.yaml": "layers: 40\nheads: 4\nconv_kernel: 3\nshipped: [20, 21, 22, 94, 95, 122, 124, 125]\n",
+    "configs/data.yaml": "conversations: 38  # a count, not an id\nsessions = 40\n",
+    "RECORD": "pkg/x.py,sha256=tB68xZ,1200\n",  # base64 that happens to spell tb68
     "logs/train.log": "step 38 loss 0.41\nstep 40 loss 0.40\nconv_20 done\n",
     "data/public/20.wav": b"RIFF\0\0\0\0WAVE",
     "data/public/21.wav": b"RIFF\0\0\0\0WAVE",
