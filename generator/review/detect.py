@@ -358,17 +358,31 @@ class Detector:
             if text in shipped:
                 continue  # the shipped public conversations may be used for training (operator decision)
             maybe_shipped = text.rsplit("/", 1)[-1] in shipped_names
+            # split="test" or --split dev asks a loader for a dataset's split: that fails. A subscript or a
+            # file name may be the entrant's own hold-out carved from training data, so a reviewer looks.
+            named_split = m.group(0).lower().startswith(("split", "--split"))
+            if maybe_shipped:
+                reason = (
+                    f"Training, calibration or selection code reads {text!r}; if this is the shipped "
+                    f"{self.rules.shipped_path} copy it is allowed, otherwise it fails."
+                )
+            elif named_split:
+                reason = (
+                    f"Training, calibration or selection code asks for a validation or test split ({text!r})."
+                )
+            else:
+                reason = (
+                    f"Training, calibration or selection code reads {text!r}: fine if it is a hold-out carved "
+                    "from the training data, a failure if it is a public dataset's validation or test split."
+                )
             yield Finding(
                 Check.PROVENANCE,
-                Severity.REVIEW if maybe_shipped else Severity.FAILS,
+                Severity.FAILS if named_split and not maybe_shipped else Severity.REVIEW,
                 path,
                 lines.at(m.start()),
                 "split_read",
                 _shown(text),
-                f"Training, calibration or selection code reads {text!r}; if this is the shipped "
-                f"{self.rules.shipped_path} copy it is allowed, otherwise it fails."
-                if maybe_shipped
-                else f"Training, calibration or selection code reads a validation or test split ({text!r}).",
+                reason,
             )
 
 
