@@ -142,3 +142,22 @@ def test_compare_judges_only_frames_that_end_by_the_cut() -> None:
 def test_runs_group_consecutive_frames() -> None:
     assert runs([5, 1, 2, 3, 9]) == [(1, 3), (5, 5), (9, 9)]
     assert runs([]) == []
+
+
+@pytest.mark.parametrize(("function", "code", "causal"), [("causal", 0, True), ("lookahead", 1, False)])
+def test_the_command_prints_json_and_exits_by_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, code: int, causal: bool
+) -> None:
+    import json
+
+    from generator.cli import main
+
+    audio = conversation(tmp_path / "call.wav", seconds=2.0)
+    args = ["review", "causality", f"toy_models:{function}", str(audio), "--hop", str(HOP), "--path", str(HERE)]
+    assert main([*args, "--cuts", "3", "--json"]) == code
+    report = json.loads(capsys.readouterr().out)
+    assert report["causal"] is causal and report["cut_frames"] == [4, 10, 16]
+    assert main([*args, "--cuts", "3"]) == code
+    text = capsys.readouterr().out
+    assert ("causal at these cuts" in text) is causal
+    assert ("depend on audio after their end" in text) is not causal
