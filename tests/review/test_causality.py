@@ -153,7 +153,16 @@ def test_the_command_prints_json_and_exits_by_verdict(
     from generator.cli import main
 
     audio = conversation(tmp_path / "call.wav", seconds=2.0)
-    args = ["review", "causality", f"toy_models:{function}", str(audio), "--hop", str(HOP), "--path", str(HERE)]
+    args = [
+        "review",
+        "causality",
+        f"toy_models:{function}",
+        str(audio),
+        "--hop",
+        str(HOP),
+        "--path",
+        str(HERE),
+    ]
     assert main([*args, "--cuts", "3", "--json"]) == code
     report = json.loads(capsys.readouterr().out)
     assert report["causal"] is causal and report["cut_frames"] == [4, 10, 16]
