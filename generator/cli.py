@@ -15,6 +15,7 @@ from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.rules_export import scoring_rules_json
+from starter_kit.connection_test.cli import DESCRIPTION, add_arguments
 
 
 def _build(args: argparse.Namespace, layout: Layout) -> int:
@@ -104,6 +105,14 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
+def _connection_test(args: argparse.Namespace, layout: Layout) -> int:
+    from starter_kit.connection_test.bundle import settings_from_config
+    from starter_kit.connection_test.cli import run
+
+    settings = settings_from_config(load_config(args.config or layout.config))
+    return run(args, settings=settings, default_clips=layout.root / "build" / "clips")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -123,9 +132,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
     rules.add_argument("--out", type=Path, default=None)
+    connection_test = sub.add_parser(
+        "connection-test",
+        help="run the platform's connection test against an endpoint",
+        description=DESCRIPTION,
+    )
+    add_arguments(connection_test, default_concurrency=None)
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers = {
+        "build": _build,
+        "check": _check,
+        "serve": _serve,
+        "rules": _rules,
+        "connection-test": _connection_test,
+    }
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

@@ -1,0 +1,99 @@
+"""The connection test as a self-contained folder for the kit: its own source files plus a constants file
+rendered from the config, runnable with only `websockets` installed."""
+
+from __future__ import annotations
+
+import pprint
+from pathlib import Path
+
+from generator.config import Config
+from generator.frame_schemas import frame_schemas, frame_senders
+from starter_kit.protocol.settings import DeliveryLimits, Failure, Settings
+
+_STARTER_KIT = Path(__file__).resolve().parent.parent
+
+# The files the kit carries, relative to starter_kit/. Nothing here may import generator/ or the scorer.
+SHIPPED = (
+    "__init__.py",
+    "protocol/__init__.py",
+    "protocol/settings.py",
+    "protocol/schema.py",
+    "protocol/delivery.py",
+    "protocol/machine.py",
+    "connection_test/__init__.py",
+    "connection_test/clips.py",
+    "connection_test/client.py",
+    "connection_test/report.py",
+    "connection_test/cli.py",
+)
+
+ENTRY_POINT = '''\
+"""The benchmark's connection test. python -m pip install websockets; python connection_test.py --help"""
+
+import sys
+from pathlib import Path
+
+from starter_kit.connection_test.cli import main
+from starter_kit.connection_test.constants import SETTINGS
+from starter_kit.protocol.settings import Settings
+
+if __name__ == "__main__":
+    here = Path(__file__).resolve().parent
+    raise SystemExit(main(sys.argv[1:], settings=Settings.from_dict(SETTINGS), default_clips=here / "clips"))
+'''
+
+
+def settings_from_config(config: Config) -> Settings:
+    p, test = config.protocol, config.protocol.connection_test
+    e2e = config.scoring.pillars["e2e"]
+    if e2e.yield_within_ms is None:
+        raise ValueError("scoring.yaml: pillars.e2e.yield_within_ms is needed by the connection test.")
+    d = test.delivery
+    return Settings(
+        protocol_version=p.version,
+        encoding=p.audio.encoding,
+        sample_rate_hz=p.audio.sample_rate_hz,
+        channels=p.audio.channels,
+        sample_bits=p.audio.sample_bits,
+        frame_ms=p.audio.frame_ms,
+        frame_bytes=p.audio.frame_bytes,
+        wav_header_bytes=p.audio.wav_header_bytes,
+        handshake_timeout_ms=p.handshake_timeout_ms,
+        deadline_factor=p.deadline.factor,
+        deadline_floor_ms=p.deadline.floor_ms,
+        llm_task=p.llm_task,
+        tts_turn_index=p.tts_turn_index,
+        yield_within_ms=e2e.yield_within_ms,
+        connection_test_clips=test.clips,
+        default_concurrency=test.default_concurrency,
+        late_reply_wait_ms=test.late_reply_wait_ms,
+        delivery=DeliveryLimits(
+            min_seconds_per_character=d.min_seconds_per_character,
+            max_seconds_per_character=d.max_seconds_per_character,
+            extra_seconds_allowed=d.extra_seconds_allowed,
+            min_level_dbfs=d.min_level_dbfs,
+            max_level_dbfs=d.max_level_dbfs,
+            max_clipped_share=d.max_clipped_share,
+        ),
+        not_measured=tuple(test.not_measured),
+        failures={f.code: Failure(f.code, f.attributed_to, f.message) for f in config.failures.root},
+        schemas=frame_schemas(config),
+        senders=frame_senders(config),
+    )
+
+
+def constants_source(config: Config) -> str:
+    data = settings_from_config(config).to_dict()
+    return (
+        '"""Generated from platform_config/ by the benchmark\'s generator; do not edit."""\n\n'
+        f"SETTINGS = {pprint.pformat(data, width=110, sort_dicts=False)}\n"
+    )
+
+
+def kit_files(config: Config) -> dict[str, bytes]:
+    """{path in the kit: bytes}: connection_test.py, starter_kit/… and the rendered constants. Pure in the
+    config and the source tree, so the kit's zip stays byte-identical across rebuilds."""
+    files = {f"starter_kit/{name}": (_STARTER_KIT / name).read_bytes() for name in SHIPPED}
+    files["starter_kit/connection_test/constants.py"] = constants_source(config).encode("utf-8")
+    files["connection_test.py"] = ENTRY_POINT.encode("utf-8")
+    return files
