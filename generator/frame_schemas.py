@@ -7,6 +7,7 @@ frame with a validator small enough to ship inside the kit.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,3 +68,13 @@ def frame_schemas(config: Config) -> dict[str, dict[str, dict[str, Any]]]:
 def frame_senders(config: Config) -> dict[str, str]:
     """{frame type: 'platform' | 'entrant'}: which way each frame travels."""
     return {name: frame.sender for name, frame in config.frames.root.items()}
+
+
+def frame_schemas_json(config: Config) -> str:
+    """The schemas as one deterministic JSON document, for publishing beside the integration page."""
+    document = {
+        "protocol": config.protocol.version,
+        "senders": frame_senders(config),
+        "frames": frame_schemas(config),
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

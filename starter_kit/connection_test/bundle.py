@@ -3,11 +3,13 @@ rendered from the config, runnable with only `websockets` installed."""
 
 from __future__ import annotations
 
-import pprint
 from pathlib import Path
+from typing import Any
 
 from generator.config import Config
 from generator.frame_schemas import frame_schemas, frame_senders
+from generator.provenance import format_number
+from generator.render import mark_as_tracked
 from starter_kit.protocol.settings import DeliveryLimits, Failure, Settings
 
 _STARTER_KIT = Path(__file__).resolve().parent.parent
@@ -82,11 +84,36 @@ def settings_from_config(config: Config) -> Settings:
     )
 
 
-def constants_source(config: Config) -> str:
+def _literal(value: Any, *, mark: bool, depth: int) -> str:
+    """A Python literal for `value`, numbers in the pages' own format; with mark=True every config value is
+    bracketed as tracked, so `cvb check` can tell it from a typed number."""
+    pad, inner = "    " * depth, "    " * (depth + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{k!r}: {_literal(v, mark=mark, depth=depth + 1)}," for k, v in value.items()]
+        return "{\n" + "\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list | tuple):
+        if not value:
+            return "[]"
+        items = [f"{inner}{_literal(v, mark=mark, depth=depth + 1)}," for v in value]
+        return "[\n" + "\n".join(items) + f"\n{pad}]"
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int | float):
+        return mark_as_tracked(format_number(value), mark=mark)
+    return mark_as_tracked(repr(value), mark=mark)
+
+
+def constants_source(config: Config, *, mark: bool = False) -> str:
+    """The kit's constants file: the connection test's Settings, every value from the config."""
     data = settings_from_config(config).to_dict()
+    for per_pillar in data["schemas"].values():
+        for one in per_pillar.values():
+            one.pop("$schema", None)  # the dialect's address is not needed to validate, nor a platform value
     return (
         '"""Generated from platform_config/ by the benchmark\'s generator; do not edit."""\n\n'
-        f"SETTINGS = {pprint.pformat(data, width=110, sort_dicts=False)}\n"
+        f"SETTINGS = {_literal(data, mark=mark, depth=0)}\n"
     )
 
 
