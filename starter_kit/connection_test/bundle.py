@@ -50,7 +50,6 @@ def settings_from_config(config: Config) -> Settings:
     e2e = config.scoring.pillars["e2e"]
     if e2e.yield_within_ms is None:
         raise ValueError("scoring.yaml: pillars.e2e.yield_within_ms is needed by the connection test.")
-    d = test.delivery
     return Settings(
         protocol_version=p.version,
         encoding=p.audio.encoding,
@@ -69,14 +68,7 @@ def settings_from_config(config: Config) -> Settings:
         connection_test_clips=test.clips,
         default_concurrency=test.default_concurrency,
         late_reply_wait_ms=test.late_reply_wait_ms,
-        delivery=DeliveryLimits(
-            min_seconds_per_character=d.min_seconds_per_character,
-            max_seconds_per_character=d.max_seconds_per_character,
-            extra_seconds_allowed=d.extra_seconds_allowed,
-            min_level_dbfs=d.min_level_dbfs,
-            max_level_dbfs=d.max_level_dbfs,
-            max_clipped_share=d.max_clipped_share,
-        ),
+        delivery=DeliveryLimits(**test.delivery.model_dump()),
         not_measured=tuple(test.not_measured),
         failures={f.code: Failure(f.code, f.attributed_to, f.message) for f in config.failures.root},
         schemas=frame_schemas(config),

@@ -26,13 +26,14 @@ def _timings(v: Verdict) -> str:
         parts.append(f"handshake {_ms(t.handshake_ms)}")
     if t.response_ms is not None:
         start = "hello" if v.pillar == "tts" else "end_of_utterance"
-        parts.append(f"{start} to first response {_ms(t.response_ms)} of {t.deadline_ms} ms allowed")
+        reply = "transcript" if v.pillar in ("asr", "llm") else "speaking"
+        parts.append(f"{start} to {reply} {_ms(t.response_ms)} (deadline {t.deadline_ms} ms)")
     if t.hello_to_speaking_ms is not None and v.pillar != "tts":
         parts.append(f"hello to speaking {_ms(t.hello_to_speaking_ms)}")
     if t.yield_within_ms is not None:
         parts.append(
             f"barge_in to last audio {_ms(t.barge_in_to_last_audio_ms)}, to turn_done "
-            f"{_ms(t.barge_in_to_turn_done_ms)} of {t.yield_within_ms} ms allowed"
+            f"{_ms(t.barge_in_to_turn_done_ms)} (yield within {t.yield_within_ms} ms)"
         )
     return " · ".join(parts)
 
@@ -69,9 +70,9 @@ def render_text(result: RunResult, *, settings: Settings) -> str:
     )
     lines += [f"Not measured: {sentence}" for sentence in settings.not_measured]
     if failed:
-        lines.append(f"{failed} of {len(result.verdicts)} checks failed.")
+        lines.append(f"{failed} of {len(result.verdicts)} clips and turns failed.")
     else:
-        lines.append(f"All {len(result.verdicts)} checks passed.")
+        lines.append(f"All {len(result.verdicts)} clips and turns passed.")
     return "\n".join(lines) + "\n"
 
 

@@ -71,14 +71,21 @@ def spoken_characters(text: str) -> int:
     return sum(1 for c in text if c.isalnum())
 
 
+def expected_seconds(text: str, *, settings: Settings) -> tuple[float, float]:
+    """The shortest and longest speech that is plausible for `text`."""
+    limits = settings.delivery
+    characters = spoken_characters(text)
+    return (
+        characters * limits.min_seconds_per_character,
+        characters * limits.max_seconds_per_character + limits.extra_seconds_allowed,
+    )
+
+
 def check_delivery(pcm: bytes, text: str, *, settings: Settings, measures: AudioMeasures) -> Delivery:
     """The delivery checks in the order an entrant should fix them; the first failing one is the verdict."""
     limits = settings.delivery
     characters = spoken_characters(text)
-    expected = (
-        characters * limits.min_seconds_per_character,
-        characters * limits.max_seconds_per_character + limits.extra_seconds_allowed,
-    )
+    expected = expected_seconds(text, settings=settings)
     if not pcm:
         return Delivery(0, 0.0, expected, None, None, "no_audio", "turn_done came with no audio before it")
     duration = measures.duration_s(pcm, sample_rate_hz=settings.sample_rate_hz)

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starter_kit.protocol import schema
-from starter_kit.protocol.delivery import AudioMeasures, Delivery, PlainMeasures, check_delivery
+from starter_kit.protocol.delivery import (
+    AudioMeasures,
+    Delivery,
+    PlainMeasures,
+    check_delivery,
+    expected_seconds,
+)
 from starter_kit.protocol.settings import Failure, Settings
 
 PILLARS = ("asr", "llm", "tts", "e2e")
@@ -189,6 +195,8 @@ class Exchange:
                     return
             turn.last_audio_at = now
             turn.pcm.extend(data)
+            if self.item.pillar == "tts" and self._too_long(turn):
+                return
             if state is State.SPEAKING:
                 self._wait(now + self.settings.late_reply_wait_ms / _MS, "no_response")
                 if turn.expect_interruption:
@@ -361,6 +369,18 @@ class Exchange:
             self._settle(delivery.failure, delivery.detail, done_at=now, delivery=delivery)
             return
         self._settle(None, "", done_at=now)
+
+    def _too_long(self, turn: _Turn) -> bool:
+        """Fail speech as soon as it outruns the longest plausible length, so an endless stream cannot hold
+        the test open."""
+        longest = expected_seconds(self.item.clip.text, settings=self.settings)[1]
+        seconds = len(turn.pcm) / (self.settings.sample_rate_hz * self.settings.sample_bits // 8)
+        if seconds <= longest:
+            return False
+        self._fail(
+            "implausible_duration", f"more than {longest:.2f} s of speech for this text, and still coming"
+        )
+        return True
 
     def _late(self, response_ms: float) -> str:
         return f"the first response came {response_ms:.0f} ms after the clock started; the deadline was {self.deadline_ms} ms"

@@ -23,6 +23,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from starter_kit.connection_test.bundle import kit_files
 from starter_kit.connection_test.client import RunResult, UsageError, run_items, tls_for
+from starter_kit.connection_test.report import to_json
 from starter_kit.protocol.machine import PILLARS, Item
 from tests.starter_kit.protocol_support import (
     CONFIG,
@@ -54,7 +55,7 @@ async def reference(ws: ServerConnection, flaw: str | None = None) -> None:
 
     async def speak(index: int) -> None:
         step = S.frame_bytes + 1 if flaw == "odd_frames" else S.frame_bytes
-        pcm = tone(2.0) if flaw == "no_yield" else REPLY
+        pcm = tone(2.0) if flaw == "no_yield" else bytes(len(REPLY)) if flaw == "silent_speech" else REPLY
         chunks = [pcm[i : i + step] for i in range(0, len(pcm), step)]
         if flaw != "speaking_after_audio":
             await ws.send(frame("speaking", index=index))
@@ -133,6 +134,7 @@ BROKEN = [
     ("a conversation answering on turn", "answers_on_turn", "e2e", "answered_during_turn"),
     ("a wrong index", "wrong_index", "e2e", "turn_index_mismatch"),
     ("still speaking after barge_in", "no_yield", "e2e", "did_not_yield"),
+    ("digital silence for speech", "silent_speech", "tts", "level_out_of_range"),
 ]
 
 
@@ -352,3 +354,10 @@ def test_the_kit_copy_runs_with_only_websockets_and_no_project_install(
     assert kit_files(CONFIG) == kit_files(CONFIG)  # byte-identical across calls
     assert not any("generator" in name or "bundle" in name for name in kit_files(CONFIG))
     shutil.rmtree(kit)
+
+
+def test_the_json_report_is_strict_json_even_for_silent_speech(broken_results: dict[str, RunResult]) -> None:
+    report = to_json(broken_results["silent_speech"], settings=S)
+    text = json.dumps(report, allow_nan=False)  # a silent clip's level of -inf must not leak out as -Infinity
+    (result,) = json.loads(text)["results"]
+    assert result["delivery"]["level_dbfs"] is None and result["failure"]["code"] == "level_out_of_range"

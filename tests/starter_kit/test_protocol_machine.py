@@ -192,6 +192,16 @@ CASES: list[tuple[str, str, list[Step], str | None]] = [
         "implausible_duration",
     ),
     (
+        "speech that never ends",
+        "tts",
+        [
+            *OPEN,
+            text(0.2, "speaking", index=0),
+            *[("bytes", 0.2 + n * 0.001, SPEECH[:3200]) for n in range(70)],
+        ],
+        "implausible_duration",
+    ),
+    (
         "speaking but never turn_done",
         "tts",
         [*OPEN, text(0.2, "speaking", index=0), ("tick", 0.2 + LATE_S + EPS)],
