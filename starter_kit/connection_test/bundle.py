@@ -30,7 +30,11 @@ SHIPPED = (
 )
 
 ENTRY_POINT = '''\
-"""The benchmark's connection test. python -m pip install websockets; python connection_test.py --help"""
+"""The benchmark's connection test (Python 3.11 or later).
+
+python -m pip install websockets
+python connection_test.py wss://your.host/path --pillar all --concurrency N
+"""
 
 import sys
 from pathlib import Path

@@ -42,8 +42,15 @@ def add_arguments(parser: argparse.ArgumentParser, *, default_concurrency: int |
 def run(args: argparse.Namespace, *, settings: Settings, default_clips: Path) -> int:
     """0 when every clip and turn passed, 1 when one failed, 2 when the test could not run."""
     # Imported here so `cvb` commands that never open a socket do not need websockets.
-    from starter_kit.connection_test.client import UsageError, run_items
-    from starter_kit.connection_test.report import render_text, to_json
+    try:
+        from starter_kit.connection_test.client import UsageError, run_items
+        from starter_kit.connection_test.report import render_text, to_json
+    except ModuleNotFoundError as exc:
+        print(
+            f"connection test: it needs the {exc.name} package; python -m pip install {exc.name}",
+            file=sys.stderr,
+        )
+        return 2
 
     concurrency = settings.default_concurrency if args.concurrency is None else args.concurrency
     try:
