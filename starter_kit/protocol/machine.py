@@ -25,6 +25,31 @@ from starter_kit.protocol.delivery import (
 from starter_kit.protocol.settings import Failure, Settings
 
 PILLARS = ("asr", "llm", "tts", "e2e")
+# Every failure code this machine (and the shell, for connection errors) can report; each must be in the
+# config's catalogue, which a test checks, so a verdict always has its sentence.
+FAILURE_CODES = frozenset(
+    {
+        "tls_certificate_rejected",
+        "connection_refused",
+        "handshake_incomplete",
+        "replied_before_ready",
+        "format_not_accepted",
+        "unrecognised_frame",
+        "deadline_exceeded",
+        "no_response",
+        "closed_before_response",
+        "answered_during_turn",
+        "turn_index_mismatch",
+        "audio_before_speaking",
+        "malformed_audio",
+        "repeated_turn_done",
+        "did_not_yield",
+        "no_audio",
+        "implausible_duration",
+        "level_out_of_range",
+        "audio_clipped",
+    }
+)
 _MS = 1000.0
 
 
@@ -420,6 +445,7 @@ class Exchange:
         delivery: Delivery | None = None,
     ) -> None:
         """Record the current turn's verdict; move to the next turn, or finish."""
+        assert code is None or code in FAILURE_CODES, code
         turn = self._turn
         self.verdicts.append(
             Verdict(
@@ -442,6 +468,7 @@ class Exchange:
             self._finish()
 
     def _fail(self, code: str, detail: str) -> None:
+        assert code in FAILURE_CODES, code
         if self.state in (State.CONNECTING, State.AWAIT_READY):
             # Nothing per turn happened yet: one verdict for the connection.
             self.verdicts.append(

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from generator.pages.derive import deadline_for, tracked
 from generator.provenance import Num
-from starter_kit.protocol.machine import Clip, Exchange, Item, State
+from starter_kit.protocol.machine import FAILURE_CODES, Clip, Exchange, Item, State
 from tests.starter_kit.protocol_support import CONFIG, SETTINGS, TEXT, clip, tone
 
 S = SETTINGS
@@ -407,3 +407,11 @@ def test_a_clip_text_is_counted_in_spoken_characters() -> None:
 
     assert spoken_characters(TEXT) == 3
     assert spoken_characters("你好，claim 返！") == 8
+
+
+def test_every_failure_the_machine_reports_has_a_sentence_in_the_catalogue() -> None:
+    catalogue = {f.code for f in CONFIG.failures.root}
+    assert not FAILURE_CODES - catalogue, sorted(FAILURE_CODES - catalogue)
+    reported = {code for _, _, _, code in CASES if code}
+    # The table reaches every code except those only the socket shell can meet (tested over real sockets).
+    assert FAILURE_CODES - reported == {"tls_certificate_rejected", "connection_refused"}
