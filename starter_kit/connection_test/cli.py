@@ -55,6 +55,11 @@ def run(args: argparse.Namespace, *, settings: Settings, default_clips: Path) ->
     concurrency = settings.default_concurrency if args.concurrency is None else args.concurrency
     try:
         if args.clips is None:
+            if not default_clips.is_dir():
+                raise ClipError(
+                    f"The built-in clips are not in {default_clips}; build them first, or pass --clips with a "
+                    "folder of your own WAV files."
+                )
             clips = load_clips(default_clips, settings=settings, shortest=settings.connection_test_clips)
         else:
             clips = load_clips(args.clips, settings=settings)
