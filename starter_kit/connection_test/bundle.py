@@ -21,6 +21,7 @@ SHIPPED = (
     "protocol/settings.py",
     "protocol/schema.py",
     "protocol/delivery.py",
+    "protocol/records.py",
     "protocol/machine.py",
     "connection_test/__init__.py",
     "connection_test/clips.py",

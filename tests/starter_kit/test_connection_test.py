@@ -361,3 +361,32 @@ def test_the_json_report_is_strict_json_even_for_silent_speech(broken_results: d
     text = json.dumps(report, allow_nan=False)  # a silent clip's level of -inf must not leak out as -Infinity
     (result,) = json.loads(text)["results"]
     assert result["delivery"]["level_dbfs"] is None and result["failure"]["code"] == "level_out_of_range"
+
+
+def test_paced_audio_takes_at_least_the_clip_s_own_length_to_arrive() -> None:
+    """Real-time pacing, measured from the server's side as a lower bound (a lower bound cannot be flaky:
+    the client may run late, never early)."""
+    paced_clip = clip(0.5)
+    seen: dict[str, float] = {}
+
+    async def timing(ws: ServerConnection) -> None:
+        loop = asyncio.get_running_loop()
+        async for message in ws:
+            if isinstance(message, bytes):
+                continue
+            kind = json.loads(message)["type"]
+            if kind == "hello":
+                await ws.send(frame("ready", accept=S.encoding))
+                seen["ready"] = loop.time()
+            elif kind == "end_of_utterance":
+                seen["eou"] = loop.time()
+                await ws.send(frame("transcript", text="你好"))
+
+    async def go() -> RunResult:
+        async with loopback(timing) as (url, _):
+            items = [Item("asr", paced_clip)]
+            return await run_items(items, url, settings=S, concurrency=1, paced=True, insecure=True)
+
+    result = run(go())
+    assert result.passed
+    assert seen["eou"] - seen["ready"] >= paced_clip.duration_ms / 1000
