@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import os
 import shutil
@@ -83,6 +84,8 @@ async def reference(ws: ServerConnection, flaw: str | None = None) -> None:
                 return
             if flaw == "work_before_ready":
                 await ws.send(frame("speaking", index=S.tts_turn_index))
+            if flaw == "model_before_ready":  # the model runs first and ready waits for it
+                await asyncio.sleep((S.handshake_timeout_ms + S.frame_ms) / 1000)
             await ws.send(frame("ready", accept="wav" if flaw == "wrong_accept" else S.encoding))
             if flaw == "debug_line":
                 await ws.send("DEBUG: hello received, starting model")
@@ -111,7 +114,9 @@ async def reference(ws: ServerConnection, flaw: str | None = None) -> None:
 
 async def against(flaw: str | None, pillar: str, **options: Any) -> tuple[RunResult, int]:
     async def handler(ws: ServerConnection) -> None:
-        await reference(ws, flaw)
+        # The client gives up on a flawed server first, as it should; the server's late send then finds it gone.
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await reference(ws, flaw)
 
     async with loopback(handler) as (url, counter):
         clips = options.pop("clips", CLIPS[:1])
@@ -124,6 +129,7 @@ async def against(flaw: str | None, pillar: str, **options: Any) -> tuple[RunRes
 BROKEN = [
     ("silent after hello", "silent_after_hello", "asr", "handshake_incomplete"),
     ("work started before ready", "work_before_ready", "tts", "replied_before_ready"),
+    ("model work before ready, so ready comes too late", "model_before_ready", "llm", "handshake_incomplete"),
     ("a wrong accept", "wrong_accept", "asr", "format_not_accepted"),
     ("a debug line on the socket", "debug_line", "llm", "unrecognised_frame"),
     ("a transcript after the deadline", "late_transcript", "asr", "deadline_exceeded"),
