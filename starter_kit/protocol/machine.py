@@ -60,7 +60,15 @@ class _Turn:
 
 
 class Exchange:
-    """The platform's side of one connection for one item (a clip on a pillar)."""
+    """The platform's side of one connection for one item (a clip on a pillar).
+
+    Recognition and reasoning: hello, ready, the clip's audio (one frame per frame interval when paced), then
+    end_of_utterance; the first transcript settles the clip. Speech: hello carries the clip's text; speaking,
+    audio and turn_done must follow, and the audio passes the delivery checks. Conversation: the clip is played
+    as turn 0, answered in full, then again as turn 1, where barge_in goes out at the first audio frame of the
+    reply and turn_done must follow within the yield threshold. Unpaced, end_of_utterance still waits one frame
+    interval after the audio, so a reply sent on `turn` shows up before it.
+    """
 
     def __init__(
         self, item: Item, *, settings: Settings, paced: bool, measures: AudioMeasures | None = None
