@@ -140,13 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_arguments(connection_test, default_concurrency=None)
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {
-        "build": _build,
-        "check": _check,
-        "serve": _serve,
-        "rules": _rules,
-        "connection-test": _connection_test,
-    }
+    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers["connection-test"] = _connection_test
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:
