@@ -97,10 +97,23 @@ class Concurrency(Model):
     rule: Text
 
 
+class Delivery(Model):
+    min_seconds_per_character: Annotated[float, Field(ge=0)]
+    max_seconds_per_character: Annotated[float, Field(gt=0)]
+    extra_seconds_allowed: Annotated[float, Field(ge=0)]
+    min_level_dbfs: Annotated[float, Field(le=0)]
+    max_level_dbfs: Annotated[float, Field(le=0)]
+    max_clipped_share: Fraction
+
+
 class ConnectionTest(Model):
     clips: PositiveInt
     approximate_duration_s: PositiveInt
     all_must_pass: bool
+    default_concurrency: PositiveInt
+    late_reply_wait_ms: PositiveInt
+    delivery: Delivery
+    not_measured: list[Text]
 
 
 class E2EProtocol(Model):
