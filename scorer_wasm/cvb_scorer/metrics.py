@@ -11,13 +11,15 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
 from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts, edit_counts_many
-from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
+from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
 from cvb_scorer.normalise.charsets import charsets, count_simplified_only
+from cvb_scorer.normalise.fold import fold_reference
 from cvb_scorer.normalise.text import fold_variants
 from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
 
@@ -61,9 +63,11 @@ class ClassCounts:
 
 @dataclass(frozen=True)
 class SimplifiedCost:
-    """``characters``: Simplified-only characters in the hypothesis. ``errors``: substitutions where the
-    hypothesis has a Simplified-only character whose Traditional form (OpenCC's character table) is the
-    reference character, i.e. errors that writing Traditional would have avoided."""
+    """``characters``: Simplified-only characters in the hypothesis. ``errors``: the errors that disappear when
+    the hypothesis is folded to the reference's script, i.e. that writing Traditional would have avoided: every
+    hypothesis character the reference has in a Traditional form there (万 where it has 萬, 系 where it has 係,
+    also characters that are valid Traditional elsewhere) is replaced by that form, the result normalised and
+    scored again, and the difference in errors is the cost."""
 
     characters: int
     errors: int
@@ -128,13 +132,18 @@ class ClipScore(_Rates):
 
     @cached_property
     def simplified(self) -> SimplifiedCost:
-        return simplified_cost(self.reference.cer, self.hypothesis.cer, self.cer_alignment)
+        return simplified_cost(self.reference, self.hypothesis, self.cer_counts)
 
 
 @cache
 def _traditional_forms() -> dict[str, frozenset[str]]:
     # Candidates go through the glyph-variant fold, as the reference did.
     return {k: frozenset(fold_variants(v)) for k, v in charsets().simplified_candidates.items()}
+
+
+@cache
+def _has_simplified_form() -> re.Pattern[str]:
+    return re.compile("[" + "".join(map(re.escape, sorted(charsets().simplified_candidates))) + "]")
 
 
 @lru_cache(maxsize=512)
@@ -166,23 +175,32 @@ def by_class(
     }
 
 
-def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:
-    characters = count_simplified_only(hyp)
-    if not characters:
-        return SimplifiedCost(0, 0)
-    simplified = charsets().simplified_only
+def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> str:
+    """The hypothesis with every character that the reference has in a Traditional form at the same place
+    replaced by that form: the two texts as the rules before ``numerals`` leave them (so 三万五 meets 三萬五) are
+    aligned, and only substitutions of a character by one of its Traditional forms are undone."""
+    ref = fold_variants(fold_reference(prepare(reference.source))[0])
+    hyp = fold_variants(prepare(hypothesis.source))
     forms = _traditional_forms()
-    errors = 0
     none: frozenset[str] = frozenset()
-    substitute = Op.SUBSTITUTE
-    # Only substitutions can be charged to a Simplified character; they are read run by run (a long call has a
-    # few hundred runs against thousands of steps).
-    for op, i0, i1, j0, _ in alignment.runs:
-        if op is substitute:
-            for r, h in zip(ref[i0:i1], hyp[j0 : j0 + i1 - i0], strict=True):
-                if h in simplified and r in forms.get(h, none):
-                    errors += 1
-    return SimplifiedCost(characters, errors)
+    out = list(hyp)
+    for op, i0, i1, j0, _ in align(ref, hyp).runs:
+        if op is Op.SUBSTITUTE:
+            for k in range(i1 - i0):
+                r, h = ref[i0 + k], hyp[j0 + k]
+                if r in forms.get(h, none):
+                    out[j0 + k] = r
+    return "".join(out)
+
+
+def simplified_cost(reference: Normalised, hypothesis: Normalised, counts: Counts) -> SimplifiedCost:
+    """How many of the clip's ``counts.errors`` (its CER errors) writing Traditional would have avoided."""
+    characters = count_simplified_only(hypothesis.source)
+    if _has_simplified_form().search(hypothesis.source) is None:
+        return SimplifiedCost(characters, 0)
+    folded = normalise_hypothesis(fold_to_reference_script(reference, hypothesis))
+    # Folding only undoes substitutions, so errors never appear; the floor keeps the report sensible anyway.
+    return SimplifiedCost(characters, max(0, counts.errors - edit_counts(reference.cer, folded.cer).errors))
 
 
 def score_normalised(

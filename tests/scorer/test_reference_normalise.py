@@ -10,7 +10,7 @@ import pytest
 from cvb_scorer.normalise import (
     RULES,
     Side,
-    _prepare,
+    prepare,
     _STEPS,
     normalise_hypothesis,
     normalise_reference,
@@ -92,7 +92,7 @@ def test_nfkc_fast_path_equals_one_full_pass(text: str) -> None:
 @given(texts)
 def test_each_rule_only_acts_on_a_text_its_trigger_finds(text: str) -> None:
     # The fast path skips a rule when its trigger finds nothing: then the rule must leave the text alone.
-    text = _prepare(text)
+    text = prepare(text)
     for trigger, step in _STEPS:
         if trigger is not None and trigger.search(text) is None:
             assert step(text) == text, step.__name__

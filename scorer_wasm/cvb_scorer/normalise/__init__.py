@@ -52,6 +52,7 @@ __all__ = [
     "Side",
     "normalise_hypothesis",
     "normalise_reference",
+    "prepare",
     "rules_table",
 ]
 
@@ -99,14 +100,15 @@ def _both_sides(text: str) -> str:
     return text
 
 
-def _prepare(text: str) -> str:
+def prepare(text: str) -> str:
+    """The first two rules (cleanup and width), which every other rule and the diagnostics start from."""
     # A str may hold lone surrogates (e.g. decoded with surrogateescape); they are dropped before NFKC.
     return width(clean_unicode(text))
 
 
 def normalise_hypothesis(text: str) -> Normalised:
     """Normalise a system's output: every both-sides rule, never the script fold."""
-    out = _both_sides(_prepare(text))
+    out = _both_sides(prepare(text))
     return Normalised(text, out, out.replace(SPACE, ""))
 
 
@@ -117,7 +119,7 @@ def normalise_reference(text: str) -> Normalised:
 
     Cached by the reference string: the editor redraws on every keystroke but the reference does not change.
     """
-    folded, changes = fold_reference(_prepare(text))
+    folded, changes = fold_reference(prepare(text))
     out = _both_sides(folded)
     return Normalised(text, out, out.replace(SPACE, ""), changes)
 

@@ -67,6 +67,7 @@ def fold_reference(text: str) -> tuple[str, tuple[FoldChange, ...]]:
     return "".join(out), tuple(changes)
 
 
+@cache
 def engine_version() -> str:
     """The installed OpenCC engine (opencc-py), which is part of the scoring signature."""
     from importlib.metadata import PackageNotFoundError, version

@@ -74,6 +74,8 @@ def _items(run: str) -> list[_Item] | None:
             j = i
             while j < n and (_is_ascii_digit(run[j]) or run[j] == "."):
                 j += 1
+            if run.count(".", i, j) > 1:
+                return None
             items.append(("a", Fraction(run[i:j])))
             i = j
             continue
@@ -295,7 +297,10 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
     if text.startswith(_PERCENT_PREFIX, start):
         k = start + len(_PERCENT_PREFIX)
         after = RUN.match(text, k)
-        converted = convert(after.group()) if after is not None else None
+        # Only a number in numerals: the 百分之 before a number in digits is left (it may be what an earlier
+        # pass left before the percentage it made, 百分之百分之兩 → 百分之2%).
+        spoken = after is not None and not any("0" <= ch <= "9" for ch in after.group())
+        converted = convert(after.group()) if after is not None and spoken else None
         if after is not None and converted is not None:
             percent = "" if text.startswith("%", after.end()) else "%"
             return converted + percent, after.end()
