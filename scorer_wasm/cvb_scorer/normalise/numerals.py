@@ -1,7 +1,7 @@
 """Chinese numerals to Arabic, context-free, with Cantonese forms; and 蚊/元 after a number.
 
-Each maximal run of numeral characters is read on its own, never looking at its neighbours, so a misrecognised
-classifier next to a number cannot change how the number folds:
+Each maximal run of numeral characters is read on its own; a run never crosses punctuation or a space, and only
+a range looks past its run, at the character right after it (three or four of what?):
 
 - 廿, 卅, 卌 are 二十, 三十, 四十; 兩 is 2 inside a run;
 - a run with no digit character stays as written (百, 千萬), except one starting with 十 (十 → 10, 十萬 → 100000);
@@ -10,7 +10,10 @@ classifier next to a number cannot change how the number folds:
   三萬五 → 35000) and Arabic numbers before a unit (100萬 → 1000000, 3千 → 3000);
 - 點 between numerals is a decimal point (三點五 → 3.5) on both sides alike;
 - 百分之 before a number is a percent sign after it (百分之五十 → 50%);
-- a run that is not a well-formed number stays exactly as written (so folding twice changes nothing);
+- a run that is not one well-formed number is read as the fewest numbers said one after another (一百二百三百 →
+  100 200 300), or stays exactly as written when it cannot be (so folding twice changes nothing);
+- two adjacent digit words one apart before what they count (三四個), or inside a run with a unit (三四十), are a
+  range and stay as written;
 - words that only look numeric (the exception list) are never folded.
 """
 
@@ -308,7 +311,51 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
     if is_range_at(text, start, end):
         return run, end
     converted = convert(run)
+    if converted is None and not has_range_inside(run):
+        converted = read_as_said(run, convert)
     return (run if converted is None else converted), end
+
+
+_UNITS = frozenset("十百千萬億廿卅卌")
+
+
+def has_range_inside(run: str) -> bool:
+    """A run with a unit and two adjacent digit words one apart (三四十, 十三四, 三四百) is a range: no well-formed
+    number has two adjacent digit words other than 零, so it is never read as numbers said one after another."""
+    return any(ch in _UNITS for ch in run) and any(is_range(run[k : k + 2]) for k in range(len(run) - 1))
+
+
+# The longest piece ``read_as_said`` tries: longer than any number anyone says, and it bounds the work on a
+# pathological run to a constant per character.
+_LONGEST_PIECE = 16
+
+
+def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
+    """A run that is not one number, read as the fewest numbers said one after another (一百二百三百 → 100 200
+    300, as if commas stood between them); among equally few, the first number is the longest. None when no
+    such reading exists (the run then stays as written)."""
+    n = len(run)
+    # fewest[i]: the fewest numbers that ``run[i:]`` reads as (None: unreadable); first[i]: where the first ends.
+    fewest: list[int | None] = [None] * n + [0]
+    first = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        for j in range(min(n, i + _LONGEST_PIECE), i, -1):
+            rest = fewest[j]
+            if rest is None or convert(run[i:j]) is None:
+                continue
+            best = fewest[i]
+            if best is None or rest + 1 < best:
+                fewest[i], first[i] = rest + 1, j
+    if fewest[0] is None or fewest[0] < 2:
+        return None
+    pieces = []
+    i = 0
+    while i < n:
+        piece = convert(run[i : first[i]])
+        assert piece is not None
+        pieces.append(piece)
+        i = first[i]
+    return SPACE.join(pieces)
 
 
 # A text without these has no run that folds (a run of ASCII digits alone folds to itself).
