@@ -250,8 +250,9 @@ RULES: tuple[Rule, ...] = (
         "Chinese numerals become Arabic, each run read on its own; a run never crosses punctuation or a space, "
         "so separate spoken numbers stay separate. Cantonese forms are read (廿 卅 兩 百二 千五 三萬五); "
         "digit-only runs read digit by digit; 點 between numerals or digits is a decimal point on either side, "
-        "also before 萬 or 億; a run with no digit (百, 千萬) or that is not a well-formed number stays as "
-        "written, except 十 alone, which is 10.",
+        "also before 萬 or 億; a run with no punctuation that is not one well-formed number is read as the "
+        "fewest numbers said one after another (一百二百三百), and stays as written when it cannot be; a run "
+        "with no digit (百, 千萬) stays as written, except 十 alone, which is 10.",
         (
             ("百二", "120"),
             ("一百二十", "120"),
@@ -268,6 +269,7 @@ RULES: tuple[Rule, ...] = (
             ("3.5萬", "35000"),
             ("百分之五十", "50%"),
             ("一百，二百", "100 200"),
+            ("一百二百", "100 200"),
             ("九八七六 五四三二", "9876 5432"),
         ),
         numerals,
