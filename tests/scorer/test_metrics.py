@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import random
 
+import pytest
 from cvb_scorer.align import Counts
 from cvb_scorer.metrics import rate, score_clip, score_corpus
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
@@ -69,9 +68,17 @@ def test_simplified_cost_counts_errors_that_traditional_would_have_avoided() -> 
 
 @pytest.mark.parametrize(
     ("ref", "hyp", "errors"),
-    [("三萬五", "三万五", 4), ("佢係學生", "佢系学生", 2), ("幾多隻", "几多只", 2), ("以後", "以后", 1), ("好", "好", 0)],
+    [
+        ("三萬五", "三万五", 4),
+        ("佢係學生", "佢系学生", 2),
+        ("幾多隻", "几多只", 2),
+        ("以後", "以后", 1),
+        ("好", "好", 0),
+    ],
 )
-def test_simplified_cost_counts_characters_valid_elsewhere_and_numbers(ref: str, hyp: str, errors: int) -> None:
+def test_simplified_cost_counts_characters_valid_elsewhere_and_numbers(
+    ref: str, hyp: str, errors: int
+) -> None:
     clip = score_clip("a", ref, hyp)
     assert clip.simplified.errors == clip.cer_counts.errors == errors
 

@@ -238,11 +238,13 @@ _NFKC_ALPHABET = [chr(cp) for lo, hi in _NFKC_RANGES for cp in range(lo, hi)] + 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(_NFKC_ALPHABET), min_size=256, max_size=700))
-def test_long_texts_normalised_piecewise_equal_one_full_pass(text: str) -> None:
+def test_long_texts_normalise_as_one_full_pass(text: str) -> None:
     assert nfkc(text) == clean_unicode(ud.normalize("NFKC", text))
 
 
-@pytest.mark.parametrize(("text", "expected"), [("0蚊點0A百", "0蚊點0a百"), ("3蚊點5", "3蚊點5"), ("一百蚊蚊", "100")])
+@pytest.mark.parametrize(
+    ("text", "expected"), [("0蚊點0A百", "0蚊點0a百"), ("3蚊點5", "3蚊點5"), ("一百蚊蚊", "100")]
+)
 def test_currency_removal_never_makes_a_new_number(text: str, expected: str) -> None:
     # Found by the idempotence property: dropping 蚊 put 點 between two digits, which a second pass then folded;
     # the word now stays when 點 or a numeral follows it.

@@ -5,15 +5,16 @@ idempotence and locality."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from cvb_scorer.normalise import (
+    _STEPS,
     RULES,
     Side,
-    prepare,
-    _STEPS,
     normalise_hypothesis,
     normalise_reference,
+    prepare,
 )
 from cvb_scorer.normalise.text import nfkc
 from cvb_scorer.reference import normalise as reference
@@ -83,7 +84,7 @@ def test_fast_normalisation_equals_the_reference_on_long_text(text: str) -> None
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.text(alphabet=st.sampled_from(PIECES[:60] + ["\U00020000", "\u0301", "¨", "\x85"]), max_size=700))
+@given(st.text(alphabet=st.sampled_from([*PIECES[:60], "\U00020000", "\u0301", "¨", "\x85"]), max_size=700))
 def test_nfkc_fast_path_equals_one_full_pass(text: str) -> None:
     assert nfkc(text) == reference.cleanup(reference.ud.normalize("NFKC", text))
 
@@ -140,6 +141,5 @@ def test_every_rule_has_examples_and_its_examples_hold_in_both_implementations(r
 def test_the_reference_module_has_no_caches() -> None:
     source = reference.__file__
     assert source is not None
-    with open(source, encoding="utf-8") as f:
-        text = f.read()
+    text = Path(source).read_text(encoding="utf-8")
     assert re.search(r"\b(lru_cache|cache|cached_property)\b", text) is None

@@ -20,8 +20,8 @@ a range looks past its run, at the character right after it (three or four of wh
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 from functools import lru_cache
 
 from cvb_scorer.normalise.text import NUMERAL_CHARS, SPACE

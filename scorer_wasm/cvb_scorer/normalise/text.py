@@ -53,15 +53,10 @@ def clean_unicode(text: str) -> str:
 
 
 # Printable ASCII and the Han blocks other than the compatibility ideographs: NFKC leaves these characters
-# alone and never composes them with the character before, so a text can be normalised piece by piece, split
-# before any of them. Each run of other characters is normalised with the character before it (which the run
-# may compose with).
+# alone, so a text made only of them is its own NFKC (and needs no cleanup after it): most texts. (Normalising
+# a long text run by run instead of in one call bought about one per cent of a keystroke at 1,500 characters:
+# not worth a route of its own.)
 _STABLE_HAN = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES if lo not in (0xF900, 0x2F800))
-_UNSTABLE_RUNS = re.compile(f".?[^\x20-\x7e{_STABLE_HAN}]+", re.DOTALL)
-# Above this length a text is normalised run by run (one full pass over a long text that has any character
-# to change is slow); below it in one call (cheaper than a call per run).
-_PIECEWISE_FROM = 256
-# A text with none of the other characters is its own NFKC (and needs no cleanup after it): most texts.
 _UNSTABLE = re.compile(f"[^\x20-\x7e{_STABLE_HAN}]")
 
 
@@ -69,16 +64,8 @@ def nfkc(text: str) -> str:
     """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to unified."""
     if text.isascii() or _UNSTABLE.search(text) is None:
         return text
-    if len(text) >= _PIECEWISE_FROM:
-        normalised = _UNSTABLE_RUNS.sub(_nfkc_run, text)
-    else:
-        normalised = ud.normalize("NFKC", text)
     # NFKC can expose new whitespace or format characters (e.g. U+00A8 → space + combining diaeresis).
-    return clean_unicode(normalised)
-
-
-def _nfkc_run(match: re.Match[str]) -> str:
-    return str(ud.normalize("NFKC", match.group()))
+    return clean_unicode(ud.normalize("NFKC", text))
 
 
 @cache
@@ -173,19 +160,18 @@ _LATIN_JOINERS = re.compile("[-.]")
 
 def join_latin_words(text: str) -> str:
     """A hyphen or a dot between two letters joins them into one word (Wi-Fi → WiFi, e-mail → email)."""
-    if _LATIN_JOINERS.search(text) is None:
-        return text
+    out = []
+    pos = 0
     n = len(text)
-    keep = [
-        not (
-            ch in "-."
-            and 0 < k < n - 1
-            and class_code(text[k - 1]) == "L"
-            and class_code(text[k + 1]) == "L"
-        )
-        for k, ch in enumerate(text)
-    ]
-    return "".join(ch for ch, kept in zip(text, keep, strict=True) if kept)
+    for match in _LATIN_JOINERS.finditer(text):
+        k = match.start()
+        if 0 < k < n - 1 and class_code(text[k - 1]) == "L" and class_code(text[k + 1]) == "L":
+            out.append(text[pos:k])
+            pos = k + 1
+    if not pos:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
 
 
 _GAP_CANDIDATE = re.compile(f"[^0-9A-Za-z{HAN_CLASS}]")

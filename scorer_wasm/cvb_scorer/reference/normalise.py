@@ -196,7 +196,13 @@ RULES: tuple[Rule, ...] = (
         "Only characters that never occur in Hong Kong Traditional writing (Simplified-only) are replaced, "
         "each by OpenCC s2hk's choice for its phrase; every other character stays exactly as written, so a "
         "Simplified character elsewhere never changes correct Cantonese (余, 于, 郁, 范, 涌, 干, 晒, 吓).",
-        (("个人", "個人"), ("头发", "頭髮"), ("隻脚東涌", "隻腳東涌"), ("干净", "干淨"), ("食晒饭", "食晒飯")),
+        (
+            ("个人", "個人"),
+            ("头发", "頭髮"),
+            ("隻脚東涌", "隻腳東涌"),
+            ("干净", "干淨"),
+            ("食晒饭", "食晒飯"),
+        ),
         reference_fold,
     ),
     Rule(
