@@ -11,8 +11,7 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
@@ -20,7 +19,8 @@ from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts, edit_cou
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
 from cvb_scorer.normalise.charsets import charsets, count_simplified_only
 from cvb_scorer.normalise.fold import fold_reference
-from cvb_scorer.normalise.text import fold_variants
+from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
+from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
 from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
 
 
@@ -132,18 +132,13 @@ class ClipScore(_Rates):
 
     @cached_property
     def simplified(self) -> SimplifiedCost:
-        return simplified_cost(self.reference, self.hypothesis, self.cer_counts)
+        return simplified_cost(self.reference, self.hypothesis, self.cer_counts, lambda: self.cer_alignment)
 
 
 @cache
 def _traditional_forms() -> dict[str, frozenset[str]]:
     # Candidates go through the glyph-variant fold, as the reference did.
     return {k: frozenset(fold_variants(v)) for k, v in charsets().simplified_candidates.items()}
-
-
-@cache
-def _has_simplified_form() -> re.Pattern[str]:
-    return re.compile("[" + "".join(map(re.escape, sorted(charsets().simplified_candidates))) + "]")
 
 
 @lru_cache(maxsize=512)
@@ -175,12 +170,33 @@ def by_class(
     }
 
 
+def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
+    """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared."""
+    return fold_variants(fold_reference(prepare(reference.source))[0]), fold_variants(
+        prepare(hypothesis.source)
+    )
+
+
+@cache
+def _number_sensitive() -> frozenset[str]:
+    """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
+    一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
+    read = NUMERAL_CHARS | {DECIMAL_WORD} | CURRENCY_WORDS | set("".join(EXCEPTION_WORDS))
+    return frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+
+
+def _inventory_allows(ref: str, hyp: str) -> bool:
+    # A fold needs a hypothesis character whose Traditional form the reference has somewhere.
+    forms = _traditional_forms()
+    in_reference = set(ref)
+    return any(not forms[h].isdisjoint(in_reference) for h in set(hyp) if h in forms)
+
+
 def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> str:
-    """The hypothesis with every character that the reference has in a Traditional form at the same place
+    """The raw hypothesis with every character that the reference has in a Traditional form at the same place
     replaced by that form: the two texts as the rules before ``numerals`` leave them (so 三万五 meets 三萬五) are
     aligned, and only substitutions of a character by one of its Traditional forms are undone."""
-    ref = fold_variants(fold_reference(prepare(reference.source))[0])
-    hyp = fold_variants(prepare(hypothesis.source))
+    ref, hyp = _script_texts(reference, hypothesis)
     forms = _traditional_forms()
     none: frozenset[str] = frozenset()
     out = list(hyp)
@@ -193,14 +209,55 @@ def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> s
     return "".join(out)
 
 
-def simplified_cost(reference: Normalised, hypothesis: Normalised, counts: Counts) -> SimplifiedCost:
-    """How many of the clip's ``counts.errors`` (its CER errors) writing Traditional would have avoided."""
+def _fold_pairs(ref: str, hyp: str, alignment: Alignment) -> list[tuple[int, int]]:
+    """(reference, hypothesis) positions of the CER alignment's substitutions of a character by one of its
+    Traditional forms."""
+    forms = _traditional_forms()
+    none: frozenset[str] = frozenset()
+    return [
+        (i0 + k, j0 + k)
+        for op, i0, i1, j0, _ in alignment.runs
+        if op is Op.SUBSTITUTE
+        for k in range(i1 - i0)
+        if ref[i0 + k] in forms.get(hyp[j0 + k], none)
+    ]
+
+
+def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: Alignment) -> str:
+    """The hypothesis's CER string folded to the reference's script (what ``simplified_cost`` compares with).
+
+    A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
+    (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
+    alignment."""
+    if not _number_sensitive().isdisjoint(hypothesis.source):
+        return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
+    hyp = list(hypothesis.cer)
+    for i, j in _fold_pairs(reference.cer, hypothesis.cer, alignment):
+        hyp[j] = reference.cer[i]
+    return "".join(hyp)
+
+
+def simplified_cost(
+    reference: Normalised, hypothesis: Normalised, counts: Counts, alignment: Callable[[], Alignment]
+) -> SimplifiedCost:
+    """How many of the clip's CER errors (``counts``) writing Traditional would have avoided: the errors that
+    disappear when the hypothesis is folded to the reference's script (``script_folded_cer``)."""
     characters = count_simplified_only(hypothesis.source)
-    if _has_simplified_form().search(hypothesis.source) is None:
+    if not counts.errors:
         return SimplifiedCost(characters, 0)
-    folded = normalise_hypothesis(fold_to_reference_script(reference, hypothesis))
-    # Folding only undoes substitutions, so errors never appear; the floor keeps the report sensible anyway.
-    return SimplifiedCost(characters, max(0, counts.errors - edit_counts(reference.cer, folded.cer).errors))
+    if not _number_sensitive().isdisjoint(hypothesis.source):
+        ref, hyp = _script_texts(reference, hypothesis)
+        if not _inventory_allows(ref, hyp):
+            return SimplifiedCost(characters, 0)
+        folded = normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
+        # Folding only undoes substitutions, so errors never appear; the floor keeps the report sensible anyway.
+        return SimplifiedCost(characters, max(0, counts.errors - edit_counts(reference.cer, folded).errors))
+    if not counts.S or not _inventory_allows(reference.cer, hypothesis.cer):
+        return SimplifiedCost(characters, 0)
+    # Replacing k substituted characters by the reference's makes the same alignment k cheaper, and no
+    # alignment of the folded text is cheaper than that (it would make the original cheaper than optimal), so
+    # exactly k errors disappear: no second alignment is needed.
+    return SimplifiedCost(characters, len(_fold_pairs(reference.cer, hypothesis.cer, alignment())))
 
 
 def score_normalised(

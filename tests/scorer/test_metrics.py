@@ -145,11 +145,10 @@ def test_corpus_scores_every_clip_as_score_clip_does() -> None:
 )
 def test_simplified_cost_is_the_errors_that_folding_the_hypothesis_removes(ref: str, hyp: str) -> None:
     from cvb_scorer.align import edit_counts
-    from cvb_scorer.metrics import fold_to_reference_script
-    from cvb_scorer.normalise import normalise_hypothesis
+    from cvb_scorer.metrics import script_folded_cer
 
     clip = score_clip("a", ref, hyp)
-    folded = normalise_hypothesis(fold_to_reference_script(clip.reference, clip.hypothesis))
-    after = edit_counts(clip.reference.cer, folded.cer).errors
+    folded = script_folded_cer(clip.reference, clip.hypothesis, clip.cer_alignment)
+    after = edit_counts(clip.reference.cer, folded).errors
     assert after <= clip.cer_counts.errors
     assert clip.simplified.errors == clip.cer_counts.errors - after
