@@ -51,6 +51,8 @@ PIECES = [
     "\u0301",
     "¨",
     "\ud800",
+    # ... and every published example, so a new rule's characters are generated as soon as it has examples.
+    *(before for rule in RULES for before, _ in rule.examples),
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
 
@@ -98,6 +100,13 @@ def test_each_rule_only_acts_on_a_text_its_trigger_finds(text: str) -> None:
         if trigger is not None and trigger.search(text) is None:
             assert step(text) == text, step.__name__
         text = step(text)
+
+
+def test_every_character_of_every_rule_example_is_generated() -> None:
+    alphabet = set("".join(PIECES))
+    for rule in RULES:
+        for before, _ in rule.examples:
+            assert set(before) <= alphabet, rule.name
 
 
 def test_the_fast_steps_are_the_reference_rules_in_order() -> None:
