@@ -24,7 +24,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from cvb_scorer.normalise.text import NUMERAL_CHARS, SPACE
+from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, SPACE
 from cvb_scorer.tokens import HAN_CLASS, class_code
 
 # Words that contain numeral characters but are not numbers; never folded, on either side.
@@ -53,7 +53,7 @@ _DIGITS = {
 }
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _TENS = {"廿": "二十", "卅": "三十", "卌": "四十"}
-_DECIMAL = "點"
+_DECIMAL = DECIMAL_WORD
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
 _CURRENCY_CLASS = "".join(sorted(CURRENCY_WORDS))

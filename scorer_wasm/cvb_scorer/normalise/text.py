@@ -225,14 +225,15 @@ def strip_punctuation(text: str) -> str:
             gap = gap[1:]
             if not gap:
                 continue
-        if last and nxt and last != SPACE and _boundary(last, nxt):
+        if last and nxt and last != SPACE and keeps_space(last, nxt):
             out.append(SPACE)
             last = SPACE
     out.append(text[pos:])
     return "".join(out)
 
 
-def _boundary(left: str, right: str) -> bool:
+def keeps_space(left: str, right: str) -> bool:
+    """Whether a removed gap between ``left`` (the last character kept) and ``right`` leaves one space."""
     if left in ".%":
         return _word_like(right)
     return _word_like(left) and _word_like(right)

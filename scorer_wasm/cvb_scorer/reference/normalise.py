@@ -29,9 +29,9 @@ from cvb_scorer.normalise.text import (
     LIST_COMMAS,
     NUMERAL_CHARS,
     SPACE,
-    _boundary,
     is_gap,
     join_latin_words,
+    keeps_space,
 )
 
 __all__ = ["RULES", "Rule", "Side", "normalise_text"]
@@ -148,7 +148,7 @@ def punctuation(text: str) -> str:
         if gap[0] == "%" and last and ("0" <= last <= "9" or last in NUMERAL_CHARS):
             out.append("%")
             last, gap = "%", gap[1:]
-        if gap and last and nxt and _boundary(last, nxt):
+        if gap and last and nxt and keeps_space(last, nxt):
             out.append(SPACE)
     return "".join(out)
 
