@@ -26,7 +26,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from math import isqrt
-from operator import lshift
 
 from cvb_scorer.reference.align import TIE_ORDER, TIE_RULE, Alignment, Counts, Move, Op
 
@@ -291,51 +290,89 @@ def edit_counts_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> li
     """``edit_counts`` of every pair (what corpus scoring needs): pairs of like hypothesis length share their
     columns, one above another in one integer per column (see ``_step``), so the arithmetic of a column runs
     once per group rather than once per pair. Pairs too long to gain are counted one by one."""
-    out = [Counts()] * len(pairs)
+    out: list[tuple[int, int, int]] = [(0, 0, 0)] * len(pairs)
+    middles = [_middle(a, b) for a, b in pairs]
     jobs: list[tuple[int, int]] = []
-    for k, (a, b) in enumerate(pairs):
-        if len(a) > _PACK_MAX_ROWS:
-            out[k] = edit_counts(a, b)
+    for k, (a, b) in enumerate(middles):
+        if not a or not b:
+            out[k] = (0, len(a), len(b))
+        elif len(a) > _PACK_MAX_ROWS:
+            out[k] = edit_counts(a, b)[:3]
         else:
             jobs.append((len(b), k))
     # Pairs of like length side by side, so that few columns run past a pair's end.
     jobs.sort()
-    for start in range(0, len(jobs), _GROUP):
-        group = [pairs[k] for _, k in jobs[start : start + _GROUP]]
-        for (_, k), counts in zip(jobs[start : start + _GROUP], _packed_counts(group), strict=True):
-            out[k] = counts
-    return out
+    group: list[int] = []
+    bits = 0
+    for _, k in jobs:
+        group.append(k)
+        bits += len(middles[k][0]) + 1
+        if bits >= _GROUP_BITS:
+            _count_group(middles, group, out)
+            group, bits = [], 0
+    _count_group(middles, group, out)
+    return [Counts(*counts, len(a)) for counts, (a, _) in zip(out, pairs, strict=True)]
 
 
-# Pairs per group: past a few dozen the integers grow long enough to cost more than the loop they save.
-_GROUP = 64
+def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence[str]]:
+    """The pair without its common suffix and then its common prefix: it has the counts of the whole pair
+    (not its script). The walk takes a common suffix as matches; and with a common prefix x, D[|x| + i][|x| +
+    j] is the distance of the middles' prefixes (a common prefix never changes a distance), where the walk
+    makes the same steps until it reaches row or column |x|; from there D = |i - j| allows only matches and
+    the steps the middle's walk makes along its edge, as many of them."""
+    m, n = len(a), len(b)
+    while m and n and a[m - 1] == b[n - 1]:
+        m -= 1
+        n -= 1
+    p = 0
+    while p < m and p < n and a[p] == b[p]:
+        p += 1
+    return a[p:m], b[p:n]
+
+
+# Rows per group: past this the integers grow long enough that the walk's look-ups cost more than the column
+# arithmetic saves. Longer pairs are counted alone.
+_GROUP_BITS = 8192
 _PACK_MAX_ROWS = 2000
 
 
-def _packed_counts(group: list[tuple[Sequence[str], Sequence[str]]]) -> list[Counts]:
-    """The counts of a group of pairs over shared columns. Pair g has its rows from ``offsets[g]``, with one
-    spare bit above them; ``starts`` is every pair's row 1."""
-    cols = max(len(b) for _, b in group)
-    eq_lists: list[list[int]] = []
+def _count_group(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], group: list[int], out: list[tuple[int, int, int]]
+) -> None:
+    """S, D and I of a group of pairs over shared columns, into ``out``. Pair g has its rows from
+    ``offsets[g]``, a multiple of 8, so that a column's match masks are joined as bytes (shifting and adding
+    them would copy the growing integer once per pair); the bits between two pairs stay clear (see ``_step``).
+    ``starts`` is every pair's row 1."""
+    if not group:
+        return
+    cols = max(len(pairs[k][1]) for k in group)
+    eq_lists: list[list[bytes]] = []
+    fulls: list[bytes] = []
+    firsts: list[bytes] = []
     offsets: list[int] = []
-    full = starts = off = 0
-    for a, b in group:
-        peq = _peq(a)
-        eq_lists.append([*map(peq.get, b, repeat(0)), *repeat(0, cols - len(b))])
+    off = 0
+    for k in group:
+        a, b = pairs[k]
+        size = len(a) // 8 + 1  # bytes for the rows and at least one clear bit above them
+        peq = {sym: mask.to_bytes(size, "little") for sym, mask in _peq(a).items()}
+        zero = bytes(size)
+        eq_lists.append([*map(peq.get, b, repeat(zero)), *repeat(zero, cols - len(b))])
+        fulls.append(((1 << len(a)) - 1).to_bytes(size, "little"))
+        firsts.append(b"\x01".ljust(size, b"\x00"))
         offsets.append(off)
-        full |= ((1 << len(a)) - 1) << off
-        starts |= 1 << off
-        off += len(a) + 1
+        off += 8 * size
+    from_bytes, join = int.from_bytes, b"".join
+    full = from_bytes(join(fulls), "little")
+    starts = from_bytes(join(firsts), "little")
     vp, vn = full, 0
     vps, vns, hps, hns = [vp], [vn], [0], [0]
     for column in zip(*eq_lists, strict=True):
-        vp, vn, hp, hn = _step(sum(map(lshift, column, offsets)), vp, vn, full, starts)
+        vp, vn, hp, hn = _step(from_bytes(join(column), "little"), vp, vn, full, starts)
         vps.append(vp)
         vns.append(vn)
         hps.append(hp)
         hns.append(hn)
     block = (0, vps, vns, hps, hns)
-    return [
-        Counts(*_walk(a, b, lambda i, j: block, off, None), len(a))
-        for (a, b), off in zip(group, offsets, strict=True)
-    ]
+    for k, off in zip(group, offsets, strict=True):
+        a, b = pairs[k]
+        out[k] = _walk(a, b, lambda i, j: block, off, None)

@@ -53,16 +53,19 @@ def pairs(draw: st.DrawFn, *, max_size: int = 60) -> tuple[Sequence[str], Sequen
 
 
 @contextmanager
-def limits(*, store_max_cells: int | None = None, pack_max_rows: int | None = None) -> Iterator[None]:
+def limits(
+    *, store_max_cells: int | None = None, pack_max_rows: int | None = None, group_bits: int | None = None
+) -> Iterator[None]:
     """Lower the size limits so that small pairs take the routes meant for large ones."""
-    saved = fast._STORE_MAX_CELLS, fast._PACK_MAX_ROWS
+    saved = fast._STORE_MAX_CELLS, fast._PACK_MAX_ROWS, fast._GROUP_BITS
     fast._STORE_MAX_CELLS = saved[0] if store_max_cells is None else store_max_cells
     fast._PACK_MAX_ROWS = saved[1] if pack_max_rows is None else pack_max_rows
+    fast._GROUP_BITS = saved[2] if group_bits is None else group_bits
     fast.clear_cache()
     try:
         yield
     finally:
-        fast._STORE_MAX_CELLS, fast._PACK_MAX_ROWS = saved
+        fast._STORE_MAX_CELLS, fast._PACK_MAX_ROWS, fast._GROUP_BITS = saved
         fast.clear_cache()
 
 
@@ -101,19 +104,23 @@ def test_long_pairs_equal_the_reference_both_ways(pair: tuple[Sequence[str], Seq
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(pairs(max_size=40), max_size=150), st.sampled_from([None, 0, 10]))
+@given(
+    st.lists(pairs(max_size=40), max_size=150), st.sampled_from([None, 0, 10]), st.sampled_from([None, 1, 64])
+)
 def test_counts_of_many_pairs_equal_the_reference(
-    many: list[tuple[Sequence[str], Sequence[str]]], pack_max_rows: int | None
+    many: list[tuple[Sequence[str], Sequence[str]]], pack_max_rows: int | None, group_bits: int | None
 ) -> None:
-    # Packed groups of mixed lengths (with empty pairs among them) and, past the row limit, pairs counted one
-    # by one: every pair must come out as its own reference walk, whatever its neighbours.
-    with limits(pack_max_rows=pack_max_rows):
+    # Packed groups of mixed lengths (with empty pairs among them, and pairs equal but for their middles)
+    # and, past the row limit, pairs counted one by one: every pair must come out as its own reference walk,
+    # whatever its neighbours and however many share its group.
+    with limits(pack_max_rows=pack_max_rows, group_bits=group_bits):
         assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
 
 
-def test_counts_of_more_pairs_than_one_group_equal_the_reference() -> None:
-    many = [(a[: k % 37], b[: k % 41]) for k, (a, b) in enumerate(_generated(300, seed=3))]
-    assert len(many) > 2 * fast._GROUP
+def test_counts_of_a_corpus_in_several_groups_equal_the_reference() -> None:
+    many = [(a[: k % 37], b[: k % 41]) for k, (a, b) in enumerate(_generated(1500, seed=3))]
+    many += [(tuple(a), tuple(b)) for a, b in many[:100]]  # MER tokens
+    assert sum(len(a) for a, _ in many) > 2 * fast._GROUP_BITS
     assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
 
 
