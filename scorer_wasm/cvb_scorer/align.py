@@ -9,15 +9,17 @@ rule; only the S/D/I split and the drawing do, and this procedure gives the same
 
 The module is one bit-vector step (``_step``), one tie-rule function (``_tie``), one walk that reads the
 columns the step makes and applies the rule (``_walk``), and three named measures, each checked against the
-reference by one harness (tests/scorer/test_align_harness.py):
+reference by one harness (tests/scorer/test_align_harness.py) and each kept because it pays in the benches:
 
-- corpus packing (``edit_counts_many``): the pairs of a corpus side by side in one integer per column, so the
-  arithmetic of a column runs once per group rather than once per pair;
+- corpus packing (``edit_counts_many``): the middles of a corpus's pairs (what lies between their common
+  ends) side by side in one integer per column, so the arithmetic of a column runs once per group rather than
+  once per pair;
 - keystroke column reuse (``_stored_columns``): the editor realigns on every keystroke against the same
   reference, and the columns of the hypothesis prefix the new text shares with the last one are kept;
 - bounded memory (``_checkpointed_columns``): past ``_STORE_MAX_CELLS`` only every k-th column is kept and the
-  walk recomputes the block of columns it is in, so memory grows with ``len(reference) * sqrt(len(hypothesis))``
-  bits instead of their product. The walk reads the same column values, so the script is the same.
+  walk recomputes the block of columns it is in, cut to the rows it can still reach, so memory grows with
+  ``len(reference) * sqrt(len(hypothesis))`` bits instead of their product. The walk reads the same column
+  values, so the script is the same.
 """
 
 from __future__ import annotations

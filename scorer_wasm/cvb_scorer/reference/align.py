@@ -86,7 +86,11 @@ TIE_RULE = ">".join(move.value for move in TIE_ORDER)
 def table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[int]]:
     """The full table: ``D[i][0] = i``, ``D[0][j] = j``, and each other cell the cheapest of its three moves."""
     m, n = len(reference), len(hypothesis)
-    d = [[i + j if i == 0 or j == 0 else 0 for j in range(n + 1)] for i in range(m + 1)]
+    d = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(m + 1):
+        d[i][0] = i
+    for j in range(n + 1):
+        d[0][j] = j
     for i in range(1, m + 1):
         for j in range(1, n + 1):
             substitution = reference[i - 1] != hypothesis[j - 1]
