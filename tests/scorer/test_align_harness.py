@@ -54,18 +54,18 @@ def pairs(draw: st.DrawFn, *, max_size: int = 60) -> tuple[Sequence[str], Sequen
 
 @contextmanager
 def limits(
-    *, store_max_cells: int | None = None, pack_max_rows: int | None = None, group_bits: int | None = None
+    *, store_max_cells: int | None = None, pack_max_length: int | None = None, group_bits: int | None = None
 ) -> Iterator[None]:
     """Lower the size limits so that small pairs take the routes meant for large ones."""
-    saved = fast._STORE_MAX_CELLS, fast._PACK_MAX_ROWS, fast._GROUP_BITS
+    saved = fast._STORE_MAX_CELLS, fast._PACK_MAX_LENGTH, fast._GROUP_BITS
     fast._STORE_MAX_CELLS = saved[0] if store_max_cells is None else store_max_cells
-    fast._PACK_MAX_ROWS = saved[1] if pack_max_rows is None else pack_max_rows
+    fast._PACK_MAX_LENGTH = saved[1] if pack_max_length is None else pack_max_length
     fast._GROUP_BITS = saved[2] if group_bits is None else group_bits
     fast.clear_cache()
     try:
         yield
     finally:
-        fast._STORE_MAX_CELLS, fast._PACK_MAX_ROWS, fast._GROUP_BITS = saved
+        fast._STORE_MAX_CELLS, fast._PACK_MAX_LENGTH, fast._GROUP_BITS = saved
         fast.clear_cache()
 
 
@@ -108,12 +108,12 @@ def test_long_pairs_equal_the_reference_both_ways(pair: tuple[Sequence[str], Seq
     st.lists(pairs(max_size=40), max_size=150), st.sampled_from([None, 0, 10]), st.sampled_from([None, 1, 64])
 )
 def test_counts_of_many_pairs_equal_the_reference(
-    many: list[tuple[Sequence[str], Sequence[str]]], pack_max_rows: int | None, group_bits: int | None
+    many: list[tuple[Sequence[str], Sequence[str]]], pack_max_length: int | None, group_bits: int | None
 ) -> None:
     # Packed groups of mixed lengths (with empty pairs among them, and pairs equal but for their middles)
     # and, past the row limit, pairs counted one by one: every pair must come out as its own reference walk,
     # whatever its neighbours and however many share its group.
-    with limits(pack_max_rows=pack_max_rows, group_bits=group_bits):
+    with limits(pack_max_length=pack_max_length, group_bits=group_bits):
         assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
 
 
