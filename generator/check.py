@@ -163,7 +163,7 @@ def packaged_rules_drift(layout: Layout, expected: str) -> list[Provenance]:
     wanted = expected.splitlines()
     if actual == wanted:
         return []
-    line = next((i for i, (a, b) in enumerate(zip(actual, wanted), start=1) if a != b), None)
+    line = next((i for i, (a, b) in enumerate(zip(actual, wanted, strict=False), start=1) if a != b), None)
     line = line or min(len(actual), len(wanted)) + 1
     excerpt = actual[line - 1].strip() if line <= len(actual) else "(end of file)"
     return [Provenance(str(PACKAGED_RULES), line, excerpt, fix)]

@@ -39,7 +39,9 @@ def decode_jsonl(data: bytes, *, name: str) -> str:
     lets a reader ignore it, and Windows editors write it); anything else is refused with a sentence."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            raise InputError(f"{name} is {encoding} text (it starts with a {encoding} byte-order mark); save it as UTF-8.")
+            raise InputError(
+                f"{name} is {encoding} text (it starts with a {encoding} byte-order mark); save it as UTF-8."
+            )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

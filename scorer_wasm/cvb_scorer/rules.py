@@ -115,16 +115,22 @@ class _Reader:
         where = f"{self.source}, key {key}" if key else self.source
         return RulesError(f"{where}: {problem}.")
 
-    def obj(self, value: Any, key: str, known: tuple[str, ...], required: tuple[str, ...]) -> Mapping[str, Any]:
+    def obj(
+        self, value: Any, key: str, known: tuple[str, ...], required: tuple[str, ...]
+    ) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
             raise self.fail(key, f"must be a JSON object, not {_shown(value)}")
         prefix = f"{key}." if key else ""
         for name in value:
             if name not in known:
-                raise self.fail(f"{prefix}{name}", "this key is not known here; check its spelling or remove it")
+                raise self.fail(
+                    f"{prefix}{name}", "this key is not known here; check its spelling or remove it"
+                )
         for name in required:
             if name not in value:
-                raise self.fail(f"{prefix}{name}", "this required key is missing; regenerate with `cvb rules`")
+                raise self.fail(
+                    f"{prefix}{name}", "this required key is missing; regenerate with `cvb rules`"
+                )
         return value
 
     def number(self, value: Any, key: str) -> float:
@@ -138,14 +144,18 @@ class _Reader:
             raise self.fail(key, f"must be a whole number, not {_shown(value)}")
         if value < least:
             raise self.fail(key, f"must be at least {least}, not {value}")
+        return int(value)
+
+    def text(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, f"must be a non-empty string, not {_shown(value)}")
         return value
 
-    def text(self, value: Any, key: str, *, null: bool = False) -> str | None:
-        if value is None and null:
+    def text_or_null(self, value: Any, key: str) -> str | None:
+        if value is None:
             return None
         if not isinstance(value, str) or not value:
-            kind = "a non-empty string or null" if null else "a non-empty string"
-            raise self.fail(key, f"must be {kind}, not {_shown(value)}")
+            raise self.fail(key, f"must be a non-empty string or null, not {_shown(value)}")
         return value
 
     def flag(self, value: Any, key: str) -> bool:
@@ -175,7 +185,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-_TOP = ("schema", "scoring_version", "score_scale", "rating_scale", "error_rate_floor", "bootstrap", "input", "pillars")
+_TOP = (
+    "schema",
+    "scoring_version",
+    "score_scale",
+    "rating_scale",
+    "error_rate_floor",
+    "bootstrap",
+    "input",
+    "pillars",
+)
 _HISTORY = ("scoring_version", "floor", "effective_from", "effective_until")
 _BOOT = ("resamples", "interval", "seed", "min_clips")
 _PILLAR = (
@@ -204,10 +223,10 @@ def _floors(r: _Reader, value: Any) -> Floors:
         e = r.obj(item, key, _HISTORY, _HISTORY)
         history.append(
             FloorEntry(
-                scoring_version=r.text(e["scoring_version"], f"{key}.scoring_version", null=True),
+                scoring_version=r.text_or_null(e["scoring_version"], f"{key}.scoring_version"),
                 floor=r.number(e["floor"], f"{key}.floor"),
-                effective_from=r.text(e["effective_from"], f"{key}.effective_from", null=True),
-                effective_until=r.text(e["effective_until"], f"{key}.effective_until", null=True),
+                effective_from=r.text_or_null(e["effective_from"], f"{key}.effective_from"),
+                effective_until=r.text_or_null(e["effective_until"], f"{key}.effective_until"),
             )
         )
     return Floors(current=current, history=tuple(history))
@@ -217,7 +236,9 @@ def _bootstrap(r: _Reader, value: Any) -> BootstrapRules:
     raw = r.obj(value, "bootstrap", _BOOT, _BOOT)
     interval = r.number(raw["interval"], "bootstrap.interval")
     if not 0 < interval < 1:
-        raise r.fail("bootstrap.interval", f"must lie strictly between 0 and 1 (0.95 for 95%), not {interval:g}")
+        raise r.fail(
+            "bootstrap.interval", f"must lie strictly between 0 and 1 (0.95 for 95%), not {interval:g}"
+        )
     return BootstrapRules(
         resamples=r.whole(raw["resamples"], "bootstrap.resamples", least=1),
         interval=interval,
@@ -270,7 +291,6 @@ def rules_from_mapping(data: Any, *, source: str = "The scoring rules") -> Scori
             "install the scorer that matches the platform config",
         )
     version = r.text(raw["scoring_version"], "scoring_version")
-    assert version is not None  # not nullable
     score_min, score_max = r.scale(raw["score_scale"], "score_scale")
     rating_min, rating_max = r.scale(raw["rating_scale"], "rating_scale")
     limits = r.obj(raw["input"], "input", ("max_text_chars",), ("max_text_chars",))

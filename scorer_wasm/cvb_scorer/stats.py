@@ -21,7 +21,7 @@ import math
 import random
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
 
@@ -127,7 +127,9 @@ def resample_sums(values: Sequence[int], *, resamples: int, seed: int) -> list[i
         return [sum(islice(stream, n)) for _ in range(resamples)]
     limit = n * ((1 << bits) // n)
     table = [(values[v % n] << 1) | 1 if v < limit else 0 for v in range(1 << bits)]
-    odd = chain.from_iterable(map(filter, repeat(None), map(map, repeat(table.__getitem__), _lanes(seed, bits))))
+    odd = chain.from_iterable(
+        map(filter, repeat(None), map(map, repeat(table.__getitem__), _lanes(seed, bits)))
+    )
     return [(sum(islice(odd, n)) - n) >> 1 for _ in range(resamples)]
 
 

@@ -102,12 +102,28 @@ BAD_INPUT: list[tuple[str | bytes, str | bytes, str]] = [
     ('{"id": "", "text": "x"}\n', GOOD, 'ref.jsonl line 1 needs a non-empty string "id"'),
     # A lone surrogate is legal JSON escape syntax but no character: it could never be written out as UTF-8.
     ('{"id": "\\ud800", "text": "x"}\n', GOOD, 'ref.jsonl line 1 has a lone surrogate (\\ud800) in its "id"'),
-    (GOOD, '{"id": "a", "text": "x\\udfff"}\n', 'hyp.jsonl line 1 has a lone surrogate (\\udfff) in its "text"'),
+    (
+        GOOD,
+        '{"id": "a", "text": "x\\udfff"}\n',
+        'hyp.jsonl line 1 has a lone surrogate (\\udfff) in its "text"',
+    ),
     # json.loads raises RecursionError here, not JSONDecodeError.
-    (GOOD + '{"id": "b", "text": ' + "[" * 100_000 + "\n", GOOD, "ref.jsonl line 2 is not valid JSON (its brackets"),
+    (
+        GOOD + '{"id": "b", "text": ' + "[" * 100_000 + "\n",
+        GOOD,
+        "ref.jsonl line 2 is not valid JSON (its brackets",
+    ),
     # int() refuses integers over 4,300 digits with a ValueError.
-    ('{"id": "a", "text": "x", "n": ' + "9" * 5000 + "}\n", GOOD, "ref.jsonl line 1 is not valid JSON (it holds a"),
-    ('{"id": "a", "text": "x", "id": "b"}\n', GOOD, 'ref.jsonl line 1 names the key "id" twice in one object'),
+    (
+        '{"id": "a", "text": "x", "n": ' + "9" * 5000 + "}\n",
+        GOOD,
+        "ref.jsonl line 1 is not valid JSON (it holds a",
+    ),
+    (
+        '{"id": "a", "text": "x", "id": "b"}\n',
+        GOOD,
+        'ref.jsonl line 1 names the key "id" twice in one object',
+    ),
     (GOOD, '{"id": "a", "text": "' + "字" * (LIMIT + 1) + '"}\n', 'hyp.jsonl line 1 has a "text" of 100,001'),
     # Lines end at \n only: a raw U+2028 or U+0085 inside a string does not start a new line.
     ('{"id": "a", "text": "x\u2028y\u0085z"}\n{"id": "b"}\n', GOOD, 'ref.jsonl line 2 needs a string "text"'),
@@ -115,8 +131,16 @@ BAD_INPUT: list[tuple[str | bytes, str | bytes, str]] = [
     (GOOD.encode("utf-16"), GOOD, "ref.jsonl is UTF-16 text"),
     (GOOD.encode("utf-32"), GOOD, "ref.jsonl is UTF-32 text"),
     (GOOD.encode("utf-16-le"), GOOD, "ref.jsonl line 1 holds a NUL character"),
-    (GOOD_BYTES + '{"id": "b", "text": "café"}\n'.encode("latin-1"), GOOD, "ref.jsonl line 2 is not valid UTF-8"),
-    (GOOD_BYTES + '{"id": "b", "text": "廣東話"}\n'.encode("big5"), GOOD, "ref.jsonl line 2 is not valid UTF-8"),
+    (
+        GOOD_BYTES + '{"id": "b", "text": "café"}\n'.encode("latin-1"),
+        GOOD,
+        "ref.jsonl line 2 is not valid UTF-8",
+    ),
+    (
+        GOOD_BYTES + '{"id": "b", "text": "廣東話"}\n'.encode("big5"),
+        GOOD,
+        "ref.jsonl line 2 is not valid UTF-8",
+    ),
 ]
 
 
@@ -176,7 +200,9 @@ def test_installed_entry_point_runs(files: tuple[Path, Path]) -> None:
     assert json.loads(result.stdout)["coverage"]["clips"] == 3
 
 
-def run_cli(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_cli(
+    *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     """The installed ``cvb-score`` as a separate process (bytes in and out: the console encoding is under test)."""
     exe = Path(sys.executable).with_name("cvb-score")
     return subprocess.run(
@@ -212,7 +238,9 @@ def test_dash_reads_standard_input(files: tuple[Path, Path]) -> None:
     both = run_cli("-", "-", stdin=ref.read_bytes())
     assert both.returncode == 2 and b"cannot both be -" in both.stderr
     bad = run_cli("-", str(hyp), stdin=b'{"id": "c1"}\n')
-    assert bad.returncode == 2 and bad.stderr.startswith(b'cvb-score: standard input line 1 needs a string "text"')
+    assert bad.returncode == 2 and bad.stderr.startswith(
+        b'cvb-score: standard input line 1 needs a string "text"'
+    )
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -236,7 +264,9 @@ def test_intervals_do_not_depend_on_the_order_of_lines(tmp_path: Path) -> None:
     import random
 
     rng = random.Random(4)
-    rows = [{"id": f"clip-{k:03d}", "text": "我哋今日去九龍塘食飯"[: rng.randrange(2, 10)]} for k in range(60)]
+    rows = [
+        {"id": f"clip-{k:03d}", "text": "我哋今日去九龍塘食飯"[: rng.randrange(2, 10)]} for k in range(60)
+    ]
     hyps = [{"id": r["id"], "text": r["text"][rng.randrange(2) :]} for r in rows]
     outputs = set()
     for attempt in range(3):
