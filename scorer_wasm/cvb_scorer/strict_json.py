@@ -7,6 +7,7 @@ nested brackets and ``ValueError`` on integers of more than 4,300 digits; here e
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 
@@ -36,7 +37,8 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique)
 
 
-_SCAN = _DECODER.scan_once
+# Set by JSONDecoder.__init__ (json.scanner.make_scanner) though typeshed does not declare it.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def loads(text: str) -> Any:
