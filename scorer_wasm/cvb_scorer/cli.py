@@ -25,6 +25,8 @@ STDIN = "-"
 
 def _read(path: str) -> bytes:
     if path == STDIN:
+        if sys.stdin is None:  # started without a standard input (pythonw, a closed descriptor)
+            raise InputError("- means standard input, but this process has none; pass a file path.")
         return sys.stdin.buffer.read()
     try:
         return Path(path).read_bytes()
@@ -119,12 +121,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         _write(sys.stderr, "cvb-score: the input needs more memory than this machine has; split it.\n")
         return 2
+    except KeyboardInterrupt:
+        return 130  # the shell's code for a run stopped by Ctrl-C; nothing was written
     try:
         _write(sys.stdout, text)
     except BrokenPipeError:
         # The reader went away (`cvb-score ... | head`); what it read was whole lines of a complete report.
         # Point stdout at /dev/null so the interpreter's final flush does not raise a second time.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, AttributeError) as exc:  # a full disk, a closed descriptor, no stdout at all
+        _write(sys.stderr, f"cvb-score: the report could not be written to standard output ({exc}).\n")
+        return 1
     return 0
 
 

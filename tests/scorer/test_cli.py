@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from cvb_scorer import __version__
 from cvb_scorer.cli import main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.scorer.conftest import RULES_MAPPING
 
@@ -311,3 +313,48 @@ def test_one_clip_warns_of_both_its_few_clips_and_its_zero_width(
     data = json.loads(capsys.readouterr().out)
     assert data["ci95"]["cer"] == [0.25, 0.25]
     assert any(w.startswith("CER: the 95% interval rests on 1 clip,") for w in data["interval"]["warnings"])
+
+
+# Characters that exercise every part of the pipeline: numerals and units, punctuation of both widths, spaces
+# of several kinds, Latin, full-width digits, Simplified-only characters, combining marks, controls, astral
+# characters, a BOM and the line separators JSON lets through raw.
+ODD = (
+    "一二三四五六七八九十百千萬億點兩零〇個年月日號半,，.。 \t\u3000\u2028\u0085-–/:%％$HKD元蚊毫abcXYZ123"
+    "０１２½²ⅣⅧ①\u200b\u200d\ufeff\u0301\x00\x1f\x7f𠮶😀脚黄个系几后只万、;；()（）「」\"'\\"
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    pairs=st.lists(st.tuples(st.text(ODD, max_size=25), st.text(ODD, max_size=25)), min_size=1, max_size=4),
+    ascii_only=st.booleans(),
+)
+def test_no_text_makes_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pairs: list[tuple[str, str]], ascii_only: bool
+) -> None:
+    def lines(side: int) -> str:
+        return "".join(
+            json.dumps({"id": f"c{k}", "text": p[side]}, ensure_ascii=ascii_only) + "\n"
+            for k, p in enumerate(pairs)
+        )
+
+    ref = write(tmp_path / "r.jsonl", lines(0))
+    hyp = write(tmp_path / "h.jsonl", lines(1))
+    for extra in ([], ["--json"], ["--align", "c0"]):
+        assert main([str(ref), str(hyp), *extra]) == 0
+    capsys.readouterr()
+
+
+def test_a_full_disk_is_a_sentence_not_a_traceback(files: tuple[Path, Path]) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    ref, hyp = files
+    exe = Path(sys.executable).with_name("cvb-score")
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run(
+            [str(exe), str(ref), str(hyp), "--json"], stdout=full, stderr=subprocess.PIPE, check=False
+        )
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        "cvb-score: the report could not be written to standard output ([Errno 28] No space left on device).\n"
+    )
