@@ -346,11 +346,12 @@ def test_no_text_makes_a_traceback(
 
 
 def test_a_full_disk_is_a_sentence_not_a_traceback(files: tuple[Path, Path]) -> None:
-    if not Path("/dev/full").exists():
+    full_device = Path("/dev/full")
+    if not full_device.exists():
         pytest.skip("no /dev/full here")
     ref, hyp = files
     exe = Path(sys.executable).with_name("cvb-score")
-    with open("/dev/full", "wb") as full:
+    with full_device.open("wb") as full:
         result = subprocess.run(
             [str(exe), str(ref), str(hyp), "--json"], stdout=full, stderr=subprocess.PIPE, check=False
         )
