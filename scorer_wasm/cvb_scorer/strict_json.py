@@ -51,7 +51,8 @@ def loads(text: str) -> Any:
     except (StopIteration, ValueError, RecursionError):
         pass
     else:
-        if end == len(text):
+        # Trailing JSON whitespace is the \r of a Windows line ending, as json.loads allows.
+        if end == len(text) or not text[end:].strip(" \t\r\n"):
             return obj
     try:
         return _DECODER.decode(text)

@@ -359,3 +359,15 @@ def test_a_full_disk_is_a_sentence_not_a_traceback(files: tuple[Path, Path]) -> 
     assert result.stderr.decode() == (
         "cvb-score: the report could not be written to standard output ([Errno 28] No space left on device).\n"
     )
+
+
+def test_windows_line_endings_read_as_unix_ones(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp = files
+    assert main([str(ref), str(hyp), "--json"]) == 0
+    unix = capsys.readouterr().out
+    for path in (ref, hyp):
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert main([str(ref), str(hyp), "--json"]) == 0
+    assert capsys.readouterr().out == unix
