@@ -115,8 +115,8 @@ def draws(n: int, *, resamples: int, seed: int) -> Iterator[list[int]]:
 def resample_sums(values: Sequence[int], *, resamples: int, seed: int) -> list[int]:
     """``sum(values[i] for i in indices)`` for each list of ``draws(len(values), ...)``, without building them.
 
-    Below 2**16 clips every lane value maps straight to its clip's value through one table (the value doubled
-    plus one, so a skipped lane can be a falsy 0 that ``filter(None)`` drops), and the sums run in ``sum``.
+    Up to 2**16 clips every lane value maps straight to its clip's value through one table (the value plus one,
+    so a skipped lane can be a falsy 0 that ``filter(None)`` drops), and the sums run in ``sum``.
     """
     n = len(values)
     bits = lane_bits(n)
@@ -126,11 +126,11 @@ def resample_sums(values: Sequence[int], *, resamples: int, seed: int) -> list[i
         stream = map(values.__getitem__, index_stream(n, seed=seed))
         return [sum(islice(stream, n)) for _ in range(resamples)]
     limit = n * ((1 << bits) // n)
-    table = [(values[v % n] << 1) | 1 if v < limit else 0 for v in range(1 << bits)]
-    odd = chain.from_iterable(
+    table = [values[v % n] + 1 if v < limit else 0 for v in range(1 << bits)]
+    drawn = chain.from_iterable(
         map(filter, repeat(None), map(map, repeat(table.__getitem__), _lanes(seed, bits)))
     )
-    return [(sum(islice(odd, n)) - n) >> 1 for _ in range(resamples)]
+    return [sum(islice(drawn, n)) - n for _ in range(resamples)]
 
 
 def _interval(values: list[float], level: float, bounds: tuple[float, float] | None) -> Interval:
