@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -112,11 +113,18 @@ print(jiwer.cer([refs[i] for i in refs], [hyps.get(i, "") for i in refs]))
 """
 
 
-def _run(cmd: list[str], out: Path) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(cmd: list[str], out: Path) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one process (CPU moves less with the shared machine's load)."""
     with out.open("wb") as sink:
+        cpu = _children_cpu()
         start = time.perf_counter()
         subprocess.run(cmd, stdout=sink, check=True)
-        return time.perf_counter() - start
+        return time.perf_counter() - start, _children_cpu() - cpu
 
 
 def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) -> dict[str, Any]:
@@ -135,10 +143,14 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
     theirs = [sys.executable, "-c", JIWER_SCRIPT, str(ref_path), str(hyp_path)]
     _run(ours, work / "ours.json")  # warm the page cache for both
     _run(theirs, work / "theirs.txt")
-    mine, anchor = [], []
+    mine, anchor, mine_cpu, anchor_cpu = [], [], [], []
     for _ in range(rounds):
-        mine.append(_run(ours, work / "ours.json"))
-        anchor.append(_run(theirs, work / "theirs.txt"))
+        wall, cpu = _run(ours, work / "ours.json")
+        mine.append(wall)
+        mine_cpu.append(cpu)
+        wall, cpu = _run(theirs, work / "theirs.txt")
+        anchor.append(wall)
+        anchor_cpu.append(cpu)
     report = json.loads((work / "ours.json").read_text(encoding="utf-8"))
     jiwer_cer = float((work / "theirs.txt").read_text(encoding="utf-8"))
     return {
@@ -150,6 +162,11 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
         "jiwer_cer_median": round(statistics.median(anchor) * 1000, 1),
         "jiwer_cer_worst": round(max(anchor) * 1000, 1),
         "ratio_cvb_vs_jiwer": round(statistics.median(m / a for m, a in zip(mine, anchor, strict=True)), 2),
+        "cvb_score_json_cpu_median": round(statistics.median(mine_cpu) * 1000, 1),
+        "jiwer_cer_cpu_median": round(statistics.median(anchor_cpu) * 1000, 1),
+        "ratio_cvb_vs_jiwer_cpu": round(
+            statistics.median(m / a for m, a in zip(mine_cpu, anchor_cpu, strict=True)), 2
+        ),
         "target_ratio": 2.0,
         "bootstrap_resamples": report["signature"].split("|boot:")[1].split("@")[0],
         # Not the same number: ours is after the published normalisation, jiwer's on the raw texts.

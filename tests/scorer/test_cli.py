@@ -371,3 +371,18 @@ def test_windows_line_endings_read_as_unix_ones(
         path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
     assert main([str(ref), str(hyp), "--json"]) == 0
     assert capsys.readouterr().out == unix
+
+
+def test_a_rules_file_in_another_encoding_gets_a_sentence(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp = files
+    rules = tmp_path / "rules.json"
+    rules.write_bytes(json.dumps(RULES_MAPPING).encode("utf-16"))
+    assert main([str(ref), str(hyp), "--rules", str(rules)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"cvb-score: {rules} is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8.\n"
+    )
+    assert main([str(ref), str(hyp), "--rules", str(tmp_path / "none.json")]) == 2
+    assert "none.json does not exist" in capsys.readouterr().err
