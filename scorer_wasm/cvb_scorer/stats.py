@@ -167,33 +167,18 @@ def bootstrap_rates(
         raise StatsError("Error counts and totals must not be negative.")
     # Every per-clip count goes into one integer, each in its own bit field wide enough that no sum over n
     # clips can carry into the next field: one integer sum per resample then gives every rate's errors and
-    # total. Rates after the first are stored as their difference from the first (MER from CER: equal on Han
-    # text), every field less its column's minimum, so the packed counts are often narrow enough for sum()'s
-    # machine-integer path (a third faster than summing multi-digit integers).
-    stored = columns[:2] + [
-        [a - b for a, b in zip(col, columns[f % 2], strict=True)] for f, col in enumerate(columns[2:])
-    ]
-    offsets = [min(col) for col in stored]
-    shifts: list[int] = []
-    widths: list[int] = []
-    at = 0
-    for col, low in zip(stored, offsets, strict=True):
-        shifts.append(at)
-        widths.append(max(1, n * (max(col) - low)).bit_length())
-        at += widths[-1]
-    packed = [
-        sum((col[c] - low) << shift for col, low, shift in zip(stored, offsets, shifts, strict=True))
-        for c in range(n)
-    ]
-    fields = list(zip(shifts, [(1 << w) - 1 for w in widths], [n * low for low in offsets], strict=True))
+    # total. (Storing MER as its difference from CER narrows the fields enough for sum()'s machine-integer
+    # path only on text without Latin words or numbers, so it did not earn its place.)
+    width = max(1, n * max(max(col) for col in columns)).bit_length()
+    mask = (1 << width) - 1
+    packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
     samples: list[list[float]] = [[] for _ in errors]
+    fields = range(len(errors))
     for total in resample_sums(packed, resamples=resamples, seed=seed):
-        sums = [((total >> shift) & mask) + base for shift, mask, base in fields]
-        for k, rate_samples in enumerate(samples):
-            err, tot = sums[2 * k], sums[2 * k + 1]
-            if k:
-                err, tot = err + sums[0], tot + sums[1]
-            rate_samples.append(err / tot if tot else (0.0 if err == 0 else 1.0))
+        for k in fields:
+            err = (total >> (width * 2 * k)) & mask
+            tot = (total >> (width * (2 * k + 1))) & mask
+            samples[k].append(err / tot if tot else (0.0 if err == 0 else 1.0))
     return [_interval(s, interval, (0.0, 1.0)) for s in samples]
 
 

@@ -110,8 +110,7 @@ def test_bulk_sums_equal_sums_over_the_reference_draw(values: list[int], resampl
 
 @settings(max_examples=40, deadline=None)
 @given(
-    # Small counts pack into a machine integer; counts up to 10**7 force multi-digit sums; either side of a
-    # rate may be the larger (MER is stored as its difference from CER).
+    # Small counts pack into a machine integer; counts up to 10**7 force multi-digit sums.
     clips=st.lists(
         st.tuples(*[st.integers(0, 40) | st.integers(0, 10**7)] * 4),
         min_size=1,
