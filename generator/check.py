@@ -16,6 +16,7 @@ from pathlib import Path
 from generator.build import render_all
 from generator.paths import Layout
 from generator.render import MARK_CLOSE, MARK_OPEN
+from generator.rules_export import scoring_rules_json
 
 # Literals that look numeric but are not platform numbers, each with the reason it may stay.
 ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
@@ -144,4 +145,25 @@ def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]
         problems += scan_output(text, f"rendered page {name}")
     for name, text in rendered.kit.items():
         problems += scan_output(text, f"rendered starter-kit file {name}")
+    problems += packaged_rules_drift(layout, scoring_rules_json(rendered.config))
     return problems
+
+
+PACKAGED_RULES = Path("scorer_wasm/cvb_scorer/data/scoring_rules.json")
+
+
+def packaged_rules_drift(layout: Layout, expected: str) -> list[Provenance]:
+    """The scoring rules committed inside the scorer package (what `pip install ./scorer_wasm` carries) must be
+    the config's, or an installed scorer publishes other numbers than the pages."""
+    path = layout.root / PACKAGED_RULES
+    fix = "the scorer package carries other scoring rules than platform_config/; run `make wheel`"
+    if not path.is_file():
+        return [Provenance(str(PACKAGED_RULES), 1, "(missing)", fix)]
+    actual = path.read_text(encoding="utf-8").splitlines()
+    wanted = expected.splitlines()
+    if actual == wanted:
+        return []
+    line = next((i for i, (a, b) in enumerate(zip(actual, wanted, strict=False), start=1) if a != b), None)
+    line = line or min(len(actual), len(wanted)) + 1
+    excerpt = actual[line - 1].strip() if line <= len(actual) else "(end of file)"
+    return [Provenance(str(PACKAGED_RULES), line, excerpt, fix)]

@@ -9,7 +9,7 @@ from typing import Any
 from generator.config import Config
 from generator.config.models import PartialDate
 
-SCHEMA = 1
+SCHEMA = 2
 
 
 def _date_or_none(value: PartialDate) -> str | None:
@@ -65,7 +65,9 @@ def scoring_rules(config: Config) -> dict[str, Any]:
             "resamples": scoring.statistics.bootstrap_resamples,
             "interval": scoring.statistics.interval,
             "seed": scoring.statistics.bootstrap_seed,
+            "min_clips": scoring.statistics.min_clips_for_interval,
         },
+        "input": {"max_text_chars": scoring.scorer_input.max_text_chars},
         "pillars": pillars,
     }
 

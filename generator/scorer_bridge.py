@@ -32,7 +32,7 @@ def find_wheel(wheels: Path) -> ScorerWheel:
     return ScorerWheel(found[0], hashlib.sha256(found[0].read_bytes()).hexdigest())
 
 
-PACKAGED_RULES = "cvb_scorer/scoring_rules.json"
+PACKAGED_RULES = "cvb_scorer/data/scoring_rules.json"
 
 
 def packaged_rules(wheel: ScorerWheel) -> str:
@@ -50,7 +50,7 @@ def stale_wheel_problem(wheel: ScorerWheel, expected_rules: str) -> str | None:
     carries scoring rules other than the config's; None when all three agree."""
     from importlib.resources import files
 
-    installed = files("cvb_scorer").joinpath("scoring_rules.json").read_text(encoding="utf-8")
+    installed = files("cvb_scorer").joinpath("data", "scoring_rules.json").read_text(encoding="utf-8")
     if packaged_rules(wheel) != expected_rules or installed != expected_rules:
         return (
             "The scorer wheel was built from other scoring rules than platform_config/ now holds, so its signature "

@@ -216,6 +216,11 @@ class Statistics(Model):
     interval: Annotated[float, Field(gt=0, lt=1)]
     bootstrap_seed: Annotated[int, Field(ge=0)]
     resampling_unit: Literal["clip"]
+    min_clips_for_interval: PositiveInt
+
+
+class ScorerInput(Model):
+    max_text_chars: PositiveInt
 
 
 class CrossAnchorIllustration(Model):
@@ -235,6 +240,7 @@ class ScoringFile(Model):
     pillars: dict[PillarId, Pillar]
     error_rate_floor_history: Annotated[list[FloorEntry], Field(min_length=1)]
     statistics: Statistics
+    scorer_input: ScorerInput
     cross_anchor: CrossAnchor
 
 

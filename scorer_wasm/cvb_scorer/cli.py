@@ -1,32 +1,56 @@
 """``cvb-score REF.jsonl HYP.jsonl [--json] [--align ID] [--rules FILE]``: corpus CER and MER with intervals,
-coverage, per-clip figures and the scoring signature. Errors are sentences naming the file and line; the exit
-code is 2 for bad input and 0 on success."""
+coverage, per-clip figures and the scoring signature. ``-`` for either file reads standard input.
+
+Errors are sentences naming the file and line, never tracebacks; the exit code is 2 for bad input and 0 on
+success. Output is UTF-8 bytes whatever the console's encoding (a redirected Traditional-Chinese Windows console
+is cp950, which cannot hold every character a transcript may), written in one piece once everything is computed,
+so a failure never leaves a half-written report.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
-from cvb_scorer.report import InputError, alignment_text, report_json, report_text, score_jsonl
+from cvb_scorer import __version__
+from cvb_scorer.report import InputError, alignment_text, decode_jsonl, report_json, report_text, score_jsonl
 from cvb_scorer.rules import RulesError, ScoringRules, load_packaged_rules, rules_from_json
 
+STDIN = "-"
 
-def _read(path: str) -> str:
+
+def _read(path: str) -> bytes:
+    if path == STDIN:
+        if sys.stdin is None:  # started without a standard input (pythonw, a closed descriptor)
+            raise InputError("- means standard input, but this process has none; pass a file path.")
+        return sys.stdin.buffer.read()
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path} does not exist; pass the path of a JSONL file.") from None
     except IsADirectoryError:
         raise InputError(f"{path} is a directory; pass the path of a JSONL file.") from None
     except OSError as exc:
         raise InputError(f"{path} cannot be read ({exc.strerror}).") from None
+
+
+def _name(path: str) -> str:
+    return "standard input" if path == STDIN else path
+
+
+def _rules(path: str | None) -> ScoringRules:
+    if path is None:
+        return load_packaged_rules()
+    data = _read(path)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path} line {line} is not valid UTF-8; save the file as UTF-8.") from None
+        text = decode_jsonl(data, name=path)
+    except InputError as exc:
+        raise RulesError(str(exc)) from None
+    return rules_from_json(text, source=path)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,37 +58,80 @@ def _parser() -> argparse.ArgumentParser:
         prog="cvb-score",
         description="Score hypotheses against references: corpus CER and Mix Error Rate with intervals.",
     )
-    p.add_argument("ref", metavar="REF.jsonl", help='references, one {"id": ..., "text": ...} per line')
     p.add_argument(
-        "hyp", metavar="HYP.jsonl", help="hypotheses, same format; missing ids count as all deletions"
+        "ref", metavar="REF.jsonl", help='references, one {"id": ..., "text": ...} per line; - reads stdin'
+    )
+    p.add_argument(
+        "hyp",
+        metavar="HYP.jsonl",
+        help="hypotheses, same format; missing ids count as all deletions; - reads stdin",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
     p.add_argument("--align", metavar="ID", help="print one clip's alignment, wrapped, with a legend")
     p.add_argument("--rules", metavar="FILE", help="scoring rules JSON to use instead of the packaged ones")
+    p.add_argument("--version", action="version", version=f"cvb-score {__version__}")
     return p
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """``text`` as UTF-8 bytes on the stream's binary buffer, whatever encoding the stream was opened with."""
+    data = text.encode("utf-8", "backslashreplace")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (an embedding that replaced sys.stdout): it takes str
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def _output(args: argparse.Namespace) -> str:
+    if args.ref == STDIN and args.hyp == STDIN:
+        raise InputError("REF and HYP cannot both be - (standard input); pass at most one of them as -.")
+    rules = _rules(args.rules)
+    ref_name, hyp_name = _name(args.ref), _name(args.hyp)
+    report = score_jsonl(
+        decode_jsonl(_read(args.ref), name=ref_name),
+        decode_jsonl(_read(args.hyp), name=hyp_name),
+        rules=rules,
+        ref_name=ref_name,
+        hyp_name=hyp_name,
+    )
+    if args.align is not None:
+        clip = next((c for c in report.corpus.clips if c.id == args.align), None)
+        if clip is None:
+            raise InputError(f'{ref_name} has no clip with id "{args.align}"; pass an id from that file.')
+        return alignment_text(clip)
+    if args.json:
+        return report_json(report) + "\n"
+    return report_text(report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        rules: ScoringRules = (
-            rules_from_json(_read(args.rules), source=args.rules) if args.rules else load_packaged_rules()
-        )
-        report = score_jsonl(
-            _read(args.ref), _read(args.hyp), rules=rules, ref_name=args.ref, hyp_name=args.hyp
-        )
-        if args.align is not None:
-            clip = next((c for c in report.corpus.clips if c.id == args.align), None)
-            if clip is None:
-                raise InputError(f'{args.ref} has no clip with id "{args.align}"; pass an id from that file.')
-            sys.stdout.write(alignment_text(clip))
-        elif args.json:
-            sys.stdout.write(report_json(report) + "\n")
-        else:
-            sys.stdout.write(report_text(report))
+        text = _output(args)
     except (InputError, RulesError) as exc:
-        print(f"cvb-score: {exc}", file=sys.stderr)
+        _write(sys.stderr, f"cvb-score: {exc}\n")
         return 2
+    except RecursionError:
+        _write(sys.stderr, "cvb-score: the input nests too deeply to score; check the files are JSONL.\n")
+        return 2
+    except MemoryError:
+        _write(sys.stderr, "cvb-score: the input needs more memory than this machine has; split it.\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130  # the shell's code for a run stopped by Ctrl-C; nothing was written
+    try:
+        _write(sys.stdout, text)
+    except BrokenPipeError:
+        # The reader went away (`cvb-score ... | head`); what it read was whole lines of a complete report.
+        # Point stdout at /dev/null so the interpreter's final flush does not raise a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, AttributeError) as exc:  # a full disk, a closed descriptor, no stdout at all
+        _write(sys.stderr, f"cvb-score: the report could not be written to standard output ({exc}).\n")
+        return 1
     return 0
 
 

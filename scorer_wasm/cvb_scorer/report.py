@@ -3,11 +3,13 @@ of I/O so the same function runs in the browser and in the parity test."""
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import Mapping
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from cvb_scorer import strict_json
 from cvb_scorer._unicode import ud
 from cvb_scorer.align import Op
 from cvb_scorer.metrics import ClipScore, CorpusScore, score_corpus
@@ -21,36 +23,118 @@ class InputError(ValueError):
 
 
 EXAMPLE_LINE = '{"id": "clip-001", "text": "..."}'
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_BLANK = " \t\r"
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
 
-def parse_jsonl(text: str, *, name: str) -> dict[str, tuple[str, int]]:
-    """Parse ``{"id": ..., "text": ...}`` lines into id -> (text, line number); blank lines are skipped."""
-    records: dict[str, tuple[str, int]] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
+def decode_jsonl(data: bytes, *, name: str) -> str:
+    """The text of a JSONL file given as bytes: UTF-8, with or without a leading UTF-8 byte-order mark (RFC 8259
+    lets a reader ignore it, and Windows editors write it); anything else is refused with a sentence."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
             raise InputError(
-                f"{name} line {lineno} is not valid JSON ({exc.msg} at column {exc.colno}); "
-                "each line must be one "
-                f"object like {EXAMPLE_LINE}."
-            ) from None
-        if not isinstance(obj, Mapping):
-            raise InputError(f"{name} line {lineno} is not a JSON object; write it like {EXAMPLE_LINE}.")
-        clip_id, clip_text = obj.get("id"), obj.get("text")
-        if not isinstance(clip_id, str) or not clip_id:
-            raise InputError(f'{name} line {lineno} needs a non-empty string "id", like {EXAMPLE_LINE}.')
-        if not isinstance(clip_text, str):
-            raise InputError(
-                f'{name} line {lineno} needs a string "text" (use "" for silence), like {EXAMPLE_LINE}.'
+                f"{name} is {encoding} text (it starts with a {encoding} byte-order mark); save it as UTF-8."
             )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"{name} line {line} is not valid UTF-8 (byte 0x{data[exc.start]:02X} at byte {column} of the line; "
+            "a Latin-1, Big5 or GBK file looks like this); save the file as UTF-8."
+        ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(
+            f"{name} line {line} holds a NUL character, as UTF-16 text without a byte-order mark does; "
+            "save the file as UTF-8."
+        )
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _line_problem(name: str, lineno: int, problem: str) -> InputError:
+    return InputError(f"{name} line {lineno} {problem}")
+
+
+def _checked_string(value: object, key: str, *, name: str, lineno: int, max_chars: int) -> str:
+    if not isinstance(value, str) or (key == "id" and not value):
+        need = 'a non-empty string "id"' if key == "id" else 'a string "text" (use "" for silence)'
+        raise _line_problem(name, lineno, f"needs {need}, like {EXAMPLE_LINE}.")
+    bad = _SURROGATE.search(value)
+    if bad:
+        raise _line_problem(
+            name,
+            lineno,
+            f'has a lone surrogate (\\u{ord(bad.group()):04x}) in its "{key}", which is not a character and '
+            "cannot be written as UTF-8; fix the program that wrote the file.",
+        )
+    if key == "text" and len(value) > max_chars:
+        raise _line_problem(
+            name,
+            lineno,
+            f'has a "text" of {len(value):,} characters; the scorer takes at most {max_chars:,} per clip '
+            "(input.max_text_chars in the scoring rules), so split the recording into shorter clips.",
+        )
+    return value
+
+
+# A decoded string can hold a surrogate only through a \uD800-\uDFFF escape (UTF-8 cannot encode one), so a
+# file without such an escape needs no search of each string.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def parse_jsonl(text: str, *, name: str, max_chars: int) -> dict[str, tuple[str, int]]:
+    """Parse ``{"id": ..., "text": ...}`` lines into id -> (text, line number); blank lines are skipped.
+
+    Lines end at ``\\n`` only (a raw U+2028 inside a JSON string is legal JSON and does not start a line), a key
+    repeated in one object is refused rather than letting the last one win silently, and a text longer than
+    ``max_chars`` characters is refused."""
+    records: dict[str, tuple[str, int]] = {}
+    escapes = _SURROGATE_ESCAPE.search(text) is not None
+    loads = strict_json.loads
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip(_BLANK):
+            continue
+        if line[0] == "\ufeff":
+            raise _line_problem(
+                name,
+                lineno,
+                "starts with a byte-order mark (U+FEFF), as when files are joined together; remove it.",
+            )
+        try:
+            obj = loads(line)
+        except strict_json.RepeatedKey as exc:
+            raise _line_problem(
+                name, lineno, f"names the key {json.dumps(exc.key)} twice in one object; write each key once."
+            ) from None
+        except strict_json.JsonProblem as exc:
+            raise _line_problem(
+                name, lineno, f"is not valid JSON ({exc}); each line must be one object like {EXAMPLE_LINE}."
+            ) from None
+        if type(obj) is not dict:
+            raise _line_problem(name, lineno, f"is not a JSON object; write it like {EXAMPLE_LINE}.")
+        clip_id, clip_text = obj.get("id"), obj.get("text")
+        # The checks spelt out in _checked_string, skipped for the usual line that passes them all.
+        if (
+            escapes
+            or type(clip_id) is not str
+            or not clip_id
+            or type(clip_text) is not str
+            or len(clip_text) > max_chars
+        ):
+            clip_id = _checked_string(clip_id, "id", name=name, lineno=lineno, max_chars=max_chars)
+            clip_text = _checked_string(clip_text, "text", name=name, lineno=lineno, max_chars=max_chars)
         if clip_id in records:
             first = records[clip_id][1]
-            raise InputError(
-                f'{name} line {lineno} repeats id "{clip_id}" (first on line {first}); '
-                "each id must appear once."
+            raise _line_problem(
+                name, lineno, f'repeats id "{clip_id}" (first on line {first}); each id must appear once.'
             )
         records[clip_id] = (clip_text, lineno)
     if not records:
@@ -65,11 +149,28 @@ class Report:
     mer_interval: Interval
     signature: str
     missing: tuple[str, ...]
+    # Sentences about the intervals (too few clips, a collapse at a bound), each naming CER or MER.
+    warnings: tuple[str, ...] = ()
+
+
+def interval_warnings(label: str, interval: Interval, *, clips: int, min_clips: int) -> list[str]:
+    """What a reader of ``label``'s interval must know: fewer clips than the rules ask for, or a collapse."""
+    out = []
+    if clips < min_clips:
+        out.append(
+            f"{label}: the {interval.level:.0%} interval rests on {clips} clip{'s' if clips != 1 else ''}, "
+            f"fewer than the {min_clips} the scoring rules ask for (bootstrap.min_clips) before resampling "
+            "clips says much about a corpus; read it as a rough range."
+        )
+    if interval.warning:
+        out.append(f"{label}: {interval.warning}")
+    return out
 
 
 def score_jsonl(ref_text: str, hyp_text: str, *, rules: ScoringRules, ref_name: str, hyp_name: str) -> Report:
-    refs = parse_jsonl(ref_text, name=ref_name)
-    hyps = parse_jsonl(hyp_text, name=hyp_name)
+    limit = rules.input.max_text_chars
+    refs = parse_jsonl(ref_text, name=ref_name, max_chars=limit)
+    hyps = parse_jsonl(hyp_text, name=hyp_name, max_chars=limit)
     for clip_id, (_, lineno) in hyps.items():
         if clip_id not in refs:
             raise InputError(
@@ -80,15 +181,27 @@ def score_jsonl(ref_text: str, hyp_text: str, *, rules: ScoringRules, ref_name: 
     triples = [(cid, text, hyps[cid][0] if cid in hyps else None) for cid, (text, _) in refs.items()]
     corpus = score_corpus(triples)
     boot = rules.bootstrap
+    # Resampling runs over the clips sorted by id (code point order, the same in every Python), so the
+    # interval does not depend on the order of lines in the reference file.
+    by_id = sorted(corpus.clips, key=_clip_id)
     cer_iv, mer_iv = bootstrap_rates(
-        [[c.cer_counts.errors for c in corpus.clips], [c.mer_counts.errors for c in corpus.clips]],
-        [[c.cer_counts.N for c in corpus.clips], [c.mer_counts.N for c in corpus.clips]],
+        [[c.cer_counts.errors for c in by_id], [c.mer_counts.errors for c in by_id]],
+        [[c.cer_counts.N for c in by_id], [c.mer_counts.N for c in by_id]],
         resamples=boot.resamples,
         seed=boot.seed,
         interval=boot.interval,
     )
+    n = len(by_id)
+    warnings = [
+        *interval_warnings("CER", cer_iv, clips=n, min_clips=boot.min_clips),
+        *interval_warnings("MER", mer_iv, clips=n, min_clips=boot.min_clips),
+    ]
     missing = tuple(c.id for c in corpus.clips if not c.has_hypothesis)
-    return Report(corpus, cer_iv, mer_iv, signature(rules=rules), missing)
+    return Report(corpus, cer_iv, mer_iv, signature(rules=rules), missing, tuple(warnings))
+
+
+def _clip_id(clip: ClipScore) -> str:
+    return clip.id
 
 
 def _ci_key(level: float) -> str:
@@ -103,7 +216,7 @@ def report_dict(report: Report) -> dict[str, Any]:
         "cer": [report.cer_interval.low, report.cer_interval.high],
         "mer": [report.mer_interval.low, report.mer_interval.high],
     }
-    warnings = [w for w in (report.cer_interval.warning, report.mer_interval.warning) if w]
+    warnings = list(report.warnings)
     return {
         "cer": corpus.cer,
         "mer": corpus.mer,
@@ -181,9 +294,7 @@ def report_text(report: Report) -> str:
     lines.append(
         "  (MER is the Mix Error Rate: Han characters, Latin words and numbers count one token each.)"
     )
-    for iv in (report.cer_interval, report.mer_interval):
-        if iv.warning:
-            lines.append(f"Warning: {iv.warning}")
+    lines.extend(f"Warning: {w}" for w in report.warnings)
     total = len(corpus.clips)
     cov = f"Coverage: {corpus.covered} of {total} clips have a hypothesis"
     if report.missing:

@@ -13,7 +13,7 @@ from cvb_scorer.rules import ScoringRules, load_packaged_rules, rules_from_mappi
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES_MAPPING: dict[str, object] = {
-    "schema": 1,
+    "schema": 2,
     "scoring_version": "2026-1",
     "score_scale": {"min": 0, "max": 100},
     "rating_scale": {"min": 1, "max": 5},
@@ -25,7 +25,8 @@ RULES_MAPPING: dict[str, object] = {
             {"scoring_version": "2026-1", "floor": 1.0, "effective_from": None, "effective_until": None},
         ],
     },
-    "bootstrap": {"resamples": 10000, "interval": 0.95, "seed": 20260924},
+    "bootstrap": {"resamples": 10000, "interval": 0.95, "seed": 20260924, "min_clips": 30},
+    "input": {"max_text_chars": 100000},
     "pillars": {
         "asr": {"weight": 0.20, "core": True},
         "llm": {"weight": 0.25, "core": True},

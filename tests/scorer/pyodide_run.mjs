@@ -26,6 +26,7 @@ import json
 import unicodedata
 from cvb_scorer.report import score_jsonl_to_json
 from cvb_scorer.rules import load_packaged_rules
+from cvb_scorer.stats import draws
 from cvb_scorer.view import render_view
 
 data = json.loads(cvb_input)
@@ -33,6 +34,7 @@ json.dumps({
     "unicode": unicodedata.unidata_version,
     "report": score_jsonl_to_json(data["ref_jsonl"], data["hyp_jsonl"], rules=load_packaged_rules()),
     "views": [render_view(reference=r, hypothesis=h).to_json() for r, h in data["views"]],
+    "draws": [list(draws(n, resamples=2, seed=7)) for n in data.get("draw_sizes", [])],
 }, ensure_ascii=False)
 `);
 writeFileSync(outputPath, output, "utf-8");

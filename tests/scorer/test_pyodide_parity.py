@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from cvb_scorer.report import score_jsonl_to_json
 from cvb_scorer.rules import load_packaged_rules
+from cvb_scorer.stats import draws
 from cvb_scorer.view import render_view
 
 from tests.scorer.conftest import ROOT, hkcancor_utterances
@@ -98,7 +99,14 @@ def test_pyodide_output_is_byte_identical_to_cpython(tmp_path: Path) -> None:
     views = [*pairs[:150], ("个人HK$1,200<script>", "個人一千二百蚊<img onerror=x>"), ("", "\x00\u202e")]
     views += _new_rule_views()
     source = tmp_path / "input.json"
-    source.write_text(json.dumps({"ref_jsonl": ref_jsonl, "hyp_jsonl": hyp_jsonl, "views": views}), "utf-8")
+    # The bootstrap's draw in both lane widths (16-bit up to 65,536 clips, 32-bit above).
+    draw_sizes = [3, 65536, 65537]
+    source.write_text(
+        json.dumps(
+            {"ref_jsonl": ref_jsonl, "hyp_jsonl": hyp_jsonl, "views": views, "draw_sizes": draw_sizes}
+        ),
+        "utf-8",
+    )
     out = tmp_path / "output.json"
     result = subprocess.run(
         [str(_node()), str(HERE / "pyodide_run.mjs"), str(PYODIDE), str(WHEELS), str(source), str(out)],
@@ -118,5 +126,6 @@ def test_pyodide_output_is_byte_identical_to_cpython(tmp_path: Path) -> None:
         diff = [k for k in a if a[k] != b.get(k)]
         clips = [x["id"] for x, y in zip(a["clips"], b["clips"], strict=True) if x != y][:5]
         pytest.fail(f"Pyodide's report differs from CPython's in {diff}; clips {clips}")
+    assert pyodide["draws"] == [list(draws(n, resamples=2, seed=7)) for n in draw_sizes]
     for (ref, hyp), view in zip(views, pyodide["views"], strict=True):
         assert view == render_view(reference=ref, hypothesis=hyp).to_json(), (ref, hyp)
