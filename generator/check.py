@@ -23,7 +23,7 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"127\.0\.0\.1", "the loopback address"),
     (r"\brange\(0, ", "Python's loop start"),
     (r"\blet start = 0\b", "JavaScript's loop start"),
-    (r"\bsha256\b", "the name of a hash function"),
+    (r"\bsha256(?:sum)?\b", "the name of a hash function (and of its command)"),
     (r"\b[Uu][Tt][Ff]-8\b", "the name of a text encoding"),
     (r"\bbase64\b", "the name of a text encoding of binary data"),
     (r"^\s*\d+\. ", "a Markdown ordered-list marker"),

@@ -104,6 +104,23 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
+def _audio_stats(args: argparse.Namespace, layout: Layout) -> int:
+    from cvb_scorer.audio import AudioError
+
+    from generator.audio_stats import clip_stats, stats_json, stats_text
+
+    config = load_config(args.config or layout.config)
+    try:
+        stats = clip_stats(config, args.clip, raw=args.raw)
+    except AudioError as exc:
+        print(f"cvb audio-stats: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(
+        stats_json(args.clip, stats) + "\n" if args.json else stats_text(config, args.clip, stats)
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -123,9 +140,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
     rules.add_argument("--out", type=Path, default=None)
+    audio_stats = sub.add_parser(
+        "audio-stats", help="recording measures of a clip: level, noise floor, silence, clipping"
+    )
+    audio_stats.add_argument("clip", type=Path, metavar="CLIP", help="a WAV in the protocol's format")
+    audio_stats.add_argument(
+        "--raw", action="store_true", help="CLIP is raw PCM in the protocol's format, no header"
+    )
+    audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers = {
+        "build": _build,
+        "check": _check,
+        "serve": _serve,
+        "rules": _rules,
+        "audio-stats": _audio_stats,
+    }
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

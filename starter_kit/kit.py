@@ -62,9 +62,7 @@ def kit_values(config: Config) -> KitValues:
             math.tau * stub.tone_hz / audio.sample_rate_hz,
             frozenset({"site.starter_kit.stub.tone_hz", "protocol.audio.sample_rate_hz"}),
         ),
-        tone_peak=Num(
-            round(stub.tone_peak * full_scale), audio_keys | {"site.starter_kit.stub.tone_peak"}
-        ),
+        tone_peak=Num(round(stub.tone_peak * full_scale), audio_keys | {"site.starter_kit.stub.tone_peak"}),
         max_clip_audio_bytes=Num(
             config.site.starter_kit.limits.max_clip_audio_s * bytes_per_second,
             frozenset({"site.starter_kit.limits.max_clip_audio_s", "protocol.audio"}),

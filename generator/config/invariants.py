@@ -197,7 +197,9 @@ def _builtin_clips(config: Config) -> Iterator[Finding]:
     for index, clip in enumerate(texts):
         if clip.id in seen:
             yield Finding(
-                "protocol.yaml", ("builtin_clips", "texts", index, "id"), f"the clip id {clip.id!r} is used twice."
+                "protocol.yaml",
+                ("builtin_clips", "texts", index, "id"),
+                f"the clip id {clip.id!r} is used twice.",
             )
         seen.add(clip.id)
     wanted = config.protocol.connection_test.clips

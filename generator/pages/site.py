@@ -27,6 +27,7 @@ PAGES: tuple[Page, ...] = (
     Page("changelog.md.j2", "changelog.md", "Changelog"),
 )
 
+
 @dataclass(frozen=True)
 class Fragments:
     """Pieces rendered outside the page model (by the shell) that pages place verbatim."""

@@ -157,7 +157,11 @@ class Received:
 
     def first(self, kind: str, index: int | None = None) -> int:
         for at, item in self.items:
-            if isinstance(item, dict) and item["type"] == kind and (index is None or item.get("index") == index):
+            if (
+                isinstance(item, dict)
+                and item["type"] == kind
+                and (index is None or item.get("index") == index)
+            ):
                 return at
         raise AssertionError(f"no {kind} arrived: {self.texts()}")
 

@@ -111,7 +111,7 @@ async def assert_quiet(ws: ClientConnection) -> None:
 
 
 def assert_speech(got: Received, index: int) -> None:
-    """ speaking, then whole-sample binary frames no longer than a frame, then exactly one turn_done."""
+    """speaking, then whole-sample binary frames no longer than a frame, then exactly one turn_done."""
     kinds = [item if isinstance(item, int) else item["type"] for _, item in got.items]
     texts = [item for _, item in got.items if isinstance(item, dict)]
     speaking = kinds.index("speaking")
@@ -124,7 +124,9 @@ def assert_speech(got: Received, index: int) -> None:
 
 
 @pytest.mark.parametrize("pillar", ["asr", "llm"])
-def test_recognition_and_reasoning_answer_once_on_every_connection_at_once(server: KitServer, pillar: str) -> None:
+def test_recognition_and_reasoning_answer_once_on_every_connection_at_once(
+    server: KitServer, pillar: str
+) -> None:
     async def clips() -> list[Received]:
         return list(await asyncio.gather(*(recognise(server.url, pillar) for _ in range(CONCURRENCY))))
 
@@ -134,7 +136,9 @@ def test_recognition_and_reasoning_answer_once_on_every_connection_at_once(serve
         assert [t["type"] for t in texts[1:]] == ["transcript"] and texts[1]["text"]
 
 
-def test_speech_streams_between_speaking_and_one_turn_done_on_every_connection_at_once(server: KitServer) -> None:
+def test_speech_streams_between_speaking_and_one_turn_done_on_every_connection_at_once(
+    server: KitServer,
+) -> None:
     async def clips() -> list[Received]:
         return list(await asyncio.gather(*(synthesise(server.url) for _ in range(CONCURRENCY))))
 
@@ -143,18 +147,24 @@ def test_speech_streams_between_speaking_and_one_turn_done_on_every_connection_a
         assert_speech(Received(got.items[1:]), CONFIG.protocol.tts_turn_index)
 
 
-def test_conversation_answers_each_turn_after_end_of_utterance_with_its_index_at_once(server: KitServer) -> None:
+def test_conversation_answers_each_turn_after_end_of_utterance_with_its_index_at_once(
+    server: KitServer,
+) -> None:
     async def conversations() -> list[Received]:
         return list(await asyncio.gather(*(converse(server.url) for _ in range(CONCURRENCY))))
 
     for got in run(conversations()):
         items = got.items[1:]
-        done = [i for i, (_, item) in enumerate(items) if isinstance(item, dict) and item["type"] == "turn_done"]
+        done = [
+            i for i, (_, item) in enumerate(items) if isinstance(item, dict) and item["type"] == "turn_done"
+        ]
         assert_speech(Received(items[: done[0] + 1]), 0)
         assert_speech(Received(items[done[0] + 1 :]), 1)
 
 
-def test_a_thinking_model_does_not_hold_up_another_connections_handshake(one_second_server: KitServer) -> None:
+def test_a_thinking_model_does_not_hold_up_another_connections_handshake(
+    one_second_server: KitServer,
+) -> None:
     async def measure() -> float:
         async with connect(one_second_server.url) as busy:
             await busy.send(hello("asr"))
@@ -184,7 +194,9 @@ def test_speaking_arrives_as_the_first_audio_is_produced(one_second_server: KitS
     assert got.first("turn_done") - speaking > SPEAKING_WITHIN_NS  # speech streamed, not batched at the end
 
 
-def test_conversation_yields_within_the_threshold_and_sends_one_turn_done(one_second_server: KitServer) -> None:
+def test_conversation_yields_within_the_threshold_and_sends_one_turn_done(
+    one_second_server: KitServer,
+) -> None:
     async def interrupted() -> tuple[Received, int]:
         got = Received()
         async with connect(one_second_server.url) as ws:
@@ -211,7 +223,9 @@ def test_conversation_yields_within_the_threshold_and_sends_one_turn_done(one_se
     assert turn_done - barged < YIELD_WITHIN_NS, (turn_done - barged) / 1e6
     # At most the frame already on the wire when barge_in arrived.
     assert len(got.audio_between(barged, turn_done)) <= 1
-    assert [t for t in got.texts() if t["type"] == "turn_done"] == [{"type": "turn_done", "index": TURN.index}]
+    assert [t for t in got.texts() if t["type"] == "turn_done"] == [
+        {"type": "turn_done", "index": TURN.index}
+    ]
 
 
 HELLO_ASR = hello("asr")
@@ -308,8 +322,21 @@ def test_sigterm_lets_the_clip_under_way_finish_then_exits_cleanly(language: str
 def test_serves_wss_with_cert_and_key(language: str, tmp_path: Path) -> None:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
-        + ["-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        [
+            *(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=127.0.0.1",
+            ),
+            *("-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)),
+        ],
         check=True,
         capture_output=True,
         timeout=60,

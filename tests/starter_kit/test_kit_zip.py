@@ -1,0 +1,64 @@
+"""The kit zip the site offers: the same bytes on every build, every file the pages promise, the pins the
+project tests with, and room for the connection-test client's files without letting them replace the kit's."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+
+import pytest
+
+from generator.build import render_all
+from generator.paths import Layout
+from starter_kit.kit import KIT_FILES, kit_contents, kit_zip
+from tests.starter_kit.kit_process import KIT, rendered
+
+LAYOUT = Layout()
+
+
+def test_two_builds_give_byte_identical_zips() -> None:
+    assert render_all(LAYOUT).kit_zip == rendered().kit_zip
+
+
+def test_the_zip_holds_the_rendered_kit_sorted_with_fixed_times_and_modes() -> None:
+    with zipfile.ZipFile(io.BytesIO(rendered().kit_zip)) as archive:
+        infos = archive.infolist()
+        assert [i.filename for i in infos] == sorted(KIT_FILES)
+        assert {i.filename: archive.read(i).decode() for i in infos} == rendered().kit
+    assert {(i.date_time, i.external_attr >> 16) for i in infos} == {((1980, 1, 1, 0, 0, 0), 0o100644)}
+
+
+def test_the_page_states_the_zips_real_size_and_sha256() -> None:
+    import hashlib
+
+    download = rendered().fragments.kit_download
+    data = rendered().kit_zip
+    assert (download.sha256.text, download.size_bytes.value) == (hashlib.sha256(data).hexdigest(), len(data))
+    page = rendered().pages["integration.md"]
+    assert download.sha256.text in page and f"assets/kit/{KIT.zip_name}" in page
+
+
+def test_extra_files_join_the_zip_but_cannot_replace_a_kit_file() -> None:
+    kit = {"server.py": "print()\n"}
+    files = kit_contents(kit, {"connection_test/client.py": b"# client\n"})
+    with zipfile.ZipFile(io.BytesIO(kit_zip(files))) as archive:
+        assert archive.namelist() == ["connection_test/client.py", "server.py"]
+    with pytest.raises(ValueError, match=r"already has a file server\.py"):
+        kit_contents(kit, {"server.py": b""})
+
+
+def test_the_kit_pins_the_versions_the_project_tests_it_with() -> None:
+    package = json.loads((LAYOUT.root / "package.json").read_text(encoding="utf-8"))
+    assert package["dependencies"]["ws"] == KIT.pins.ws
+    requirements = (LAYOUT.root / "requirements" / "test.txt").read_text(encoding="utf-8")
+    assert re.search(rf"^websockets=={re.escape(KIT.pins.websockets)}$", requirements, re.MULTILINE)
+    kit = rendered().kit
+    assert json.loads(kit["package.json"])["dependencies"] == {"ws": KIT.pins.ws}
+    assert f"websockets=={KIT.pins.websockets}" in kit["requirements.txt"].splitlines()
+
+
+def test_the_dockerfile_copies_only_files_the_zip_holds() -> None:
+    copied = re.findall(r"^COPY (\S+) \.$", rendered().kit["Dockerfile"], re.MULTILINE)
+    assert copied and set(copied) <= set(KIT_FILES)
