@@ -136,7 +136,6 @@ class BuiltinClipText(Model):
 
 class BuiltinClips(Model):
     voice: Text
-    peak_dbfs: Annotated[float, Field(lt=0)]
     texts: Annotated[list[BuiltinClipText], Field(min_length=1)]
 
 
