@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +64,23 @@ def test_the_kit_pins_the_versions_the_project_tests_it_with() -> None:
 def test_the_dockerfile_copies_only_files_the_zip_holds() -> None:
     copied = re.findall(r"^COPY (\S+) \.$", rendered().kit["Dockerfile"], re.MULTILINE)
     assert copied and set(copied) <= set(KIT_FILES)
+
+
+def test_the_python_server_passes_the_projects_lint_and_format_and_node_parses_the_node_server(
+    tmp_path: Path,
+) -> None:
+    kit = rendered().kit
+    (tmp_path / "server.py").write_text(kit["server.py"], encoding="utf-8")
+    (tmp_path / "server.mjs").write_text(kit["server.mjs"], encoding="utf-8")
+    ruff = [str(LAYOUT.root / ".venv" / "bin" / "ruff")]
+    settings = ["--config", str(LAYOUT.root / "pyproject.toml")]
+    for command in (
+        [*ruff, "check", *settings, "server.py"],
+        [*ruff, "format", "--check", *settings, "server.py"],
+    ):
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run(
+        ["node", "--check", "server.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
