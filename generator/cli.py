@@ -150,13 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {
-        "build": _build,
-        "check": _check,
-        "serve": _serve,
-        "rules": _rules,
-        "audio-stats": _audio_stats,
-    }
+    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers["audio-stats"] = _audio_stats
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:
