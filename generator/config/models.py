@@ -35,7 +35,6 @@ class Urls(Model):
     guide: Url
     integration: Url
     methodology: Url
-    starter_kit: Url
     rules: Url
     terms: Url
 
