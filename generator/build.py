@@ -18,11 +18,12 @@ from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
-from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
+from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
+from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_download, kit_values, kit_zip
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
@@ -31,7 +32,8 @@ SERVICE_WORKER = "sw.js"
 @dataclass(frozen=True)
 class Rendered:
     pages: dict[str, str]
-    kit: dict[str, str]
+    kit: dict[str, str]  # path in the kit zip -> rendered text
+    kit_zip: bytes
     fragments: Fragments
     config: Config
     wheel: scorer_bridge.ScorerWheel
@@ -41,8 +43,12 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark)
-    kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
-    kit["connection_test_constants"] = constants_source(config, mark=mark)
+    kit = render_kit(env, config)
+    # The zip holds the plain rendering even when the check brackets tracked values in `kit`.
+    plain = kit if not mark else render_kit(environment(layout.template_dirs(), mark=False), config)
+    kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config)))
+    # The client's constants are checked like every kit file; the zip already holds their plain copy.
+    kit["starter_kit/connection_test/constants.py"] = constants_source(config, mark=mark)
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),
@@ -63,8 +69,10 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         for compact in (False, True)
     }
     fragments = Fragments(
-        python_server=kit["python_server"],
-        node_server=kit["node_server"],
+        python_server=kit["server.py"],
+        node_server=kit["server.mjs"],
+        dockerfile=kit["Dockerfile"],
+        kit_download=kit_download(config, kit_zip_bytes),
         # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
         editor=_as_scorer_output(editors[False], mark),
         compact_editor=_as_scorer_output(editors[True], mark),
@@ -76,7 +84,15 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     )
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
-    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
+    return Rendered(
+        pages=pages, kit=kit, kit_zip=kit_zip_bytes, fragments=fragments, config=config, wheel=wheel
+    )
+
+
+def render_kit(env: jinja2.Environment, config: Config) -> dict[str, str]:
+    # `connection_test`: the README's paragraph on the connection-test client, once its files join the kit.
+    context = {"cfg": tracked(config), "kit": kit_values(config), "connection_test": None}
+    return {path: render(env, template, context) for path, template in KIT_FILES.items()}
 
 
 def _as_scorer_output(text: str, mark: bool) -> str:
@@ -184,8 +200,9 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     kit = assets / "kit"
     kit.mkdir()
-    (kit / "server.py").write_text(rendered.kit["python_server"], encoding="utf-8")
-    (kit / "server.mjs").write_text(rendered.kit["node_server"], encoding="utf-8")
+    for name in ("server.py", "server.mjs"):
+        (kit / name).write_text(rendered.kit[name], encoding="utf-8")
+    (kit / rendered.config.site.starter_kit.zip_name).write_bytes(rendered.kit_zip)
 
 
 class StaleWheelError(RuntimeError):

@@ -20,9 +20,10 @@ from generator.render import MARK_CLOSE, MARK_OPEN
 # Literals that look numeric but are not platform numbers, each with the reason it may stay.
 ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"0\.0\.0\.0", "the address that means every interface"),
+    (r"127\.0\.0\.1", "the loopback address"),
     (r"\brange\(0, ", "Python's loop start"),
     (r"\blet start = 0\b", "JavaScript's loop start"),
-    (r"\bsha256\b", "the name of a hash function"),
+    (r"\bsha256(?:sum)?\b", "the name of a hash function (and of its command)"),
     (r"\b[Uu][Tt][Ff]-8\b", "the name of a text encoding"),
     (r"\bbase64\b", "the name of a text encoding of binary data"),
     (r"^\s*\d+\. ", "a Markdown ordered-list marker"),
@@ -30,6 +31,7 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"\.length = 0;", "emptying a JavaScript array"),
     (r"\(\*i\* \+ 1\)", "the index of the next frame in a formula"),
     (r"\(1 − ", "one minus a rate in a formula"),
+    (r"\bprocess\.exit\(1\)", "the exit status of a program that failed"),
 )
 _ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
 

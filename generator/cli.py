@@ -118,6 +118,23 @@ def _connection_test(args: argparse.Namespace, layout: Layout) -> int:
     return run(args, settings=settings, default_clips=layout.root / "build" / "clips")
 
 
+def _audio_stats(args: argparse.Namespace, layout: Layout) -> int:
+    from cvb_scorer.audio import AudioError
+
+    from generator.audio_stats import clip_stats, stats_json, stats_text
+
+    config = load_config(args.config or layout.config)
+    try:
+        stats = clip_stats(config, args.clip, raw=args.raw)
+    except AudioError as exc:
+        print(f"cvb audio-stats: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(
+        stats_json(args.clip, stats) + "\n" if args.json else stats_text(config, args.clip, stats)
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -144,10 +161,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=DESCRIPTION,
     )
     add_arguments(connection_test, default_concurrency=None)
+    audio_stats = sub.add_parser(
+        "audio-stats", help="recording measures of a clip: level, noise floor, silence, clipping"
+    )
+    audio_stats.add_argument("clip", type=Path, metavar="CLIP", help="a WAV in the protocol's format")
+    audio_stats.add_argument(
+        "--raw", action="store_true", help="CLIP is raw PCM in the protocol's format, no header"
+    )
+    audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     layout = Layout()
     handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
     handlers["connection-test"] = _connection_test
+    handlers["audio-stats"] = _audio_stats
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

@@ -33,6 +33,7 @@ def find_problems(config: Config) -> list[Finding]:
         *_floor_history(config),
         *_draw(config),
         *_audio(config),
+        *_builtin_clips(config),
         *_issues(config),
         *_rounds(config),
         *_failures(config),
@@ -187,6 +188,26 @@ def _audio(config: Config) -> Iterator[Finding]:
             ("audio", "frame_bytes"),
             f"{audio.frame_ms} ms of {audio.sample_rate_hz} Hz, {audio.channels}-channel, {audio.sample_bits}-bit "
             f"audio is {expected:g} bytes, not {audio.frame_bytes}.",
+        )
+
+
+def _builtin_clips(config: Config) -> Iterator[Finding]:
+    texts = config.protocol.builtin_clips.texts
+    seen: set[str] = set()
+    for index, clip in enumerate(texts):
+        if clip.id in seen:
+            yield Finding(
+                "protocol.yaml",
+                ("builtin_clips", "texts", index, "id"),
+                f"the clip id {clip.id!r} is used twice.",
+            )
+        seen.add(clip.id)
+    wanted = config.protocol.connection_test.clips
+    if len(texts) < wanted:
+        yield Finding(
+            "protocol.yaml",
+            ("builtin_clips", "texts"),
+            f"the connection test takes the {wanted} shortest built-in clips, and only {len(texts)} are listed.",
         )
 
 
