@@ -7,6 +7,7 @@ import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,21 +34,35 @@ class Rendered:
     kit: dict[str, str]
     fragments: Fragments
     config: Config
-    wheel: scorer_bridge.ScorerWheel
+    # None when the pages were rendered for print, which shows the editor's example without serving a wheel.
+    wheel: scorer_bridge.ScorerWheel | None
 
 
-def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
+# The print edition's stand-in for the editors: (config, the scored sample) -> (full, compact) markup.
+PrintEditors = Callable[[Config, scorer_bridge.EditorSample], tuple[str, str]]
+
+
+def render_all(
+    layout: Layout,
+    *,
+    config_dir: Path | None = None,
+    mark: bool = False,
+    print_editors: PrintEditors | None = None,
+) -> Rendered:
     """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark)
     kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
+    sample = scorer_bridge.editor_sample(layout.editor_examples)
+    if print_editors is not None:
+        full, compact_markup = print_editors(config, sample)
+        return _render_pages(env, config, kit, {False: full, True: compact_markup}, mark, wheel=None)
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
     )
-    sample = scorer_bridge.editor_sample(layout.editor_examples)
     editors = {
         compact: scorer_bridge.editor_markup(
             html_env,
@@ -60,6 +75,18 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         )
         for compact in (False, True)
     }
+    return _render_pages(env, config, kit, editors, mark, wheel=wheel)
+
+
+def _render_pages(
+    env: jinja2.Environment,
+    config: Config,
+    kit: dict[str, str],
+    editors: dict[bool, str],
+    mark: bool,
+    *,
+    wheel: scorer_bridge.ScorerWheel | None,
+) -> Rendered:
     fragments = Fragments(
         python_server=kit["python_server"],
         node_server=kit["node_server"],
@@ -92,6 +119,7 @@ def build_site(
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
     rendered = render_all(layout, config_dir=config_dir)
+    assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
         raise StaleWheelError(stale)
@@ -168,6 +196,7 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
     for name in packages:
         shutil.copy2(layout.wheels / name, wheels / name)
     wheel = rendered.wheel
+    assert wheel is not None
     # The service worker must sit at the site root so its scope covers every page; the manifest says where.
     shutil.copy2(layout.editor_web / SERVICE_WORKER, assets.parent / SERVICE_WORKER)
     shutil.copy2(snapshot.path, pyodide / snapshot.path.name)
