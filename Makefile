@@ -17,7 +17,7 @@ SNAPSHOT := build/snapshot/record.json
 .PHONY: site test check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clean
 
 ## site: install what the build needs, then build site/ from platform_config/.
-site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node
+site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/cvb build
 
 ## test: install test needs, then lint, type-check, check provenance and run every test.
@@ -77,6 +77,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 system-deps:
 	bash tools/ensure-debian-packages.sh chromium fonts-noto-cjk poppler-utils
+	# WeasyPrint's libraries and the Latin fonts of the PDFs.
+	bash tools/ensure-debian-packages.sh libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 
 ## opencc-cpp: the C++ OpenCC binding imports as `opencc` too, so it lives in its own venv for differential tests.
 opencc-cpp: $(VENV)-opencc-cpp/.stamp

@@ -7,7 +7,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ def render_all(
     config_dir: Path | None = None,
     mark: bool = False,
     print_editors: PrintEditors | None = None,
+    issue_pdfs: Sequence[Mapping[str, str]] = (),
 ) -> Rendered:
     """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
     config = load_config(config_dir or layout.config)
@@ -56,7 +57,9 @@ def render_all(
     sample = scorer_bridge.editor_sample(layout.editor_examples)
     if print_editors is not None:
         full, compact_markup = print_editors(config, sample)
-        return _render_pages(env, config, kit, {False: full, True: compact_markup}, mark, wheel=None)
+        return _render_pages(
+            env, config, kit, {False: full, True: compact_markup}, mark, wheel=None, issue_pdfs=issue_pdfs
+        )
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),
@@ -75,7 +78,7 @@ def render_all(
         )
         for compact in (False, True)
     }
-    return _render_pages(env, config, kit, editors, mark, wheel=wheel)
+    return _render_pages(env, config, kit, editors, mark, wheel=wheel, issue_pdfs=issue_pdfs)
 
 
 def _render_pages(
@@ -86,6 +89,7 @@ def _render_pages(
     mark: bool,
     *,
     wheel: scorer_bridge.ScorerWheel | None,
+    issue_pdfs: Sequence[Mapping[str, str]],
 ) -> Rendered:
     fragments = Fragments(
         python_server=kit["python_server"],
@@ -98,6 +102,7 @@ def _render_pages(
             for row in scorer_bridge.normalisation_rows()
         ],
         scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
+        issue_pdfs=[{k: _as_scorer_output(v, mark) for k, v in row.items()} for row in issue_pdfs],
     )
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
@@ -118,7 +123,11 @@ def build_site(
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
-    rendered = render_all(layout, config_dir=config_dir)
+    from generator.pdf.issue import PDF_FOLDER, build_issue_pdfs, download_rows
+
+    # The PDFs are printed first: the changelog lists them with their sizes and hashes.
+    pdfs = build_issue_pdfs(layout, layout.root / "build" / PDF_FOLDER, config_dir=config_dir)
+    rendered = render_all(layout, config_dir=config_dir, issue_pdfs=download_rows(pdfs))
     assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
@@ -132,6 +141,9 @@ def build_site(
         for name, text in rendered.pages.items():
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
+        (docs / PDF_FOLDER).mkdir()
+        for pdf in pdfs:
+            shutil.copy2(pdf.path, docs / PDF_FOLDER / pdf.name)
         (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         site = work / "site"
         _run_mkdocs(

@@ -18,7 +18,9 @@ _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _HREF = re.compile(r'href="([^"]*)"')
 _ID = re.compile(r'\bid="([^"]*)"')
 # Han characters, CJK punctuation and full-width forms: a run of these is Chinese text inside an English page.
-_HAN_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+")
+_HAN_RUN = re.compile(
+    r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+"
+)
 _TAG = re.compile(r"(<[^>]*>)")
 _NO_WRAP_IN = ("textarea", "title", "script", "style")
 
@@ -106,10 +108,7 @@ def rewrite_links(html: str, *, page: str, anchors: Mapping[str, str], base: str
         if path in anchors:
             prefix = anchors[path]
             return f'href="#{prefix}{fragment}"' if fragment else f'href="#{page_anchor(path)}"'
-        if path.endswith(".md"):
-            address = site_address(path, base)
-        else:
-            address = f"{base}/{path}"
+        address = site_address(path, base) if path.endswith(".md") else f"{base}/{path}"
         return f'href="{address}#{fragment}"' if fragment else f'href="{address}"'
 
     return _HREF.sub(target, html)

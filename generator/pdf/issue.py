@@ -18,13 +18,15 @@ from generator import scorer_bridge
 from generator.build import Rendered, render_all
 from generator.config import Config
 from generator.pages.derive import tracked
+from generator.paths import Layout
 from generator.pdf.editions import EDITIONS, Document, Edition
 from generator.pdf.html import Section, anchor_prefixes, section
 from generator.pdf.printer import print_cached
-from generator.paths import Layout
 from generator.provenance import Num, Text
 
 PRINT_TEMPLATES = ("document.html.j2", "editor.html.j2")
+# Where the site serves the PDFs, relative to its root.
+PDF_FOLDER = "pdf"
 
 
 @dataclass(frozen=True)
@@ -109,16 +111,21 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
     anchors = anchor_prefixes(pages)
     base = config.platform.urls.base
     sections: list[Section] = [
-        section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang) for page in pages
+        section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang)
+        for page in pages
     ]
     stylesheet = (print_dir(layout) / "print.css").read_text(encoding="utf-8")
-    return _html_env(layout).get_template("document.html.j2").render(
-        edition=edition,
-        document=document,
-        programme=tracked(config).platform.programme,
-        issue=current_issue(config),
-        sections=sections,
-        stylesheet=stylesheet,
+    return (
+        _html_env(layout)
+        .get_template("document.html.j2")
+        .render(
+            edition=edition,
+            document=document,
+            programme=tracked(config).platform.programme,
+            issue=current_issue(config),
+            sections=sections,
+            stylesheet=stylesheet,
+        )
     )
 
 
@@ -142,6 +149,9 @@ def build_issue_pdfs(
 ) -> list[Artefact]:
     """Write the current issue's PDFs into `out` and return them with their sizes and hashes."""
     out.mkdir(parents=True, exist_ok=True)
+    # A PDF of another issue left here would be served as if it were current.
+    for old in out.glob("cvb-*.pdf"):
+        old.unlink()
     artefacts = []
     for job in print_jobs(layout, config_dir=config_dir):
         printed = print_cached(job.html, cache=pdf_cache(layout) if cache else None)
@@ -149,3 +159,15 @@ def build_issue_pdfs(
         path.write_bytes(printed.data)
         artefacts.append(Artefact(path, len(printed.data), hashlib.sha256(printed.data).hexdigest()))
     return artefacts
+
+
+def size_text(size: int) -> str:
+    return f"{size / 1000:,.0f} kB" if size >= 1000 else f"{size} bytes"
+
+
+def download_rows(artefacts: list[Artefact]) -> list[dict[str, str]]:
+    """What a page shows of each PDF: a link, its size and its sha256 (the page links it relative to the root)."""
+    return [
+        {"name": a.name, "href": f"{PDF_FOLDER}/{a.name}", "size": size_text(a.size), "sha256": a.sha256}
+        for a in artefacts
+    ]
