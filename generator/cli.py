@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator import issue_cli
 from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
@@ -123,9 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
     rules.add_argument("--out", type=Path, default=None)
+    issue_cli.add_parser(sub)
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "issue": issue_cli.run}
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

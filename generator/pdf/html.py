@@ -139,6 +139,8 @@ def section(markdown_text: str, *, page: str, anchors: Mapping[str, str], base: 
     prefix = anchors[page]
     html, headings = markdown_html(markdown_text, anchor_prefix=prefix)
     html = rewrite_links(html, page=page, anchors=anchors, base=base)
+    # Tab sets number their inputs from one on every page; pages sharing a document need their own.
+    html = html.replace("__tabbed_", f"__tabbed_{prefix}")
     if not lang.startswith("zh"):
         html = mark_chinese(html, lang="zh-HK")
     return Section(id=page_anchor(page), html=html, headings=headings)
