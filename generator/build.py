@@ -49,10 +49,12 @@ def render_all(
     mark: bool = False,
     print_editors: PrintEditors | None = None,
     issue_pdfs: Sequence[Mapping[str, str]] = (),
+    keys: bool = False,
 ) -> Rendered:
-    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
+    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check
+    (with keys=True, each bracket also names the value's config keys)."""
     config = load_config(config_dir or layout.config)
-    env = environment(layout.template_dirs(), mark=mark)
+    env = environment(layout.template_dirs(), mark=mark, keys=keys)
     kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
     sample = scorer_bridge.editor_sample(layout.editor_examples)
     if print_editors is not None:

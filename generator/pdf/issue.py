@@ -81,7 +81,9 @@ def css_string(value: object) -> Markup:
     return Markup(f'"{text}"')
 
 
-def render_for_print(layout: Layout, edition: Edition, *, config_dir: Path | None = None) -> Rendered:
+def render_for_print(
+    layout: Layout, edition: Edition, *, config_dir: Path | None = None, keys: bool = False
+) -> Rendered:
     """The site's own pages, with the interactive editor replaced by its build-time drawing."""
     env = _html_env(layout)
 
@@ -97,7 +99,7 @@ def render_for_print(layout: Layout, edition: Edition, *, config_dir: Path | Non
 
         return one(False), one(True)
 
-    return render_all(layout, config_dir=config_dir, print_editors=editors)
+    return render_all(layout, config_dir=config_dir, print_editors=editors, mark=keys, keys=keys)
 
 
 def current_issue(config: Config) -> Any:
