@@ -152,7 +152,8 @@ def check_kit(published: Published, exp: Expected) -> Iterator[Drift]:
         yield from drifts(plain_tokens(data.decode("utf-8")), keyed_tokens(exp.kit[name]), where=where)
 
 
-_JSON_BLOCK = re.compile(r'class="[^"]*language-json[^"]*"[^>]*>(.*?)</code>', re.DOTALL)
+# Code blocks inside list items lose their language class, so every <pre> is tried as JSON.
+_JSON_BLOCK = re.compile(r"<pre[^>]*>(.*?)</pre>", re.DOTALL)
 _TAGS = re.compile(r"<[^>]+>")
 
 
