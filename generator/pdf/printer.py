@@ -48,7 +48,8 @@ def print_html(html: str) -> bytes:
         # A printed issue must not depend on the network or on files outside its HTML.
         raise ValueError(f"the print template refers to {url}; print documents are self-contained")
 
-    data = HTML(string=html, base_url="/", url_fetcher=refuse).write_pdf()
+    # No base URL: "#anchor" links then stay internal links of the PDF.
+    data = HTML(string=html, url_fetcher=refuse).write_pdf()
     assert isinstance(data, bytes)
     return data
 
