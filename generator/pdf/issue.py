@@ -93,7 +93,6 @@ def render_for_print(
                 web_note=edition.web_note,
                 address=config.platform.urls.methodology,
                 view_html=sample.html,
-                signature=sample.signature,
                 compact=compact,
             )
 
