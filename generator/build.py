@@ -125,10 +125,10 @@ def build_site(
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
-    from generator.pdf.issue import PDF_FOLDER, build_issue_pdfs, download_rows
+    from generator.pdf.issue import PDF_FOLDER, download_rows, print_issue
 
     # The PDFs are printed first: the changelog lists them with their sizes and hashes.
-    pdfs = build_issue_pdfs(layout, layout.root / "build" / PDF_FOLDER, config_dir=config_dir)
+    pdfs = print_issue(layout, config_dir=config_dir)
     rendered = render_all(layout, config_dir=config_dir, issue_pdfs=download_rows(pdfs))
     assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
@@ -145,7 +145,7 @@ def build_site(
         _copy_assets(layout, docs / "assets", rendered, snapshot)
         (docs / PDF_FOLDER).mkdir()
         for pdf in pdfs:
-            shutil.copy2(pdf.path, docs / PDF_FOLDER / pdf.name)
+            (docs / PDF_FOLDER / pdf.name).write_bytes(pdf.data)
         (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         site = work / "site"
         _run_mkdocs(

@@ -114,7 +114,10 @@ def view_source() -> str:
                 continue
             lines = [f"class V{name}(TrackedNode, Protocol):"]
             for field, info in model.model_fields.items():
-                lines += ["    @property", f"    def {field}(self) -> {_view_type(info.annotation, wanted)}: ..."]
+                lines += [
+                    "    @property",
+                    f"    def {field}(self) -> {_view_type(info.annotation, wanted)}: ...",
+                ]
             classes[name] = "\n".join(lines)
     body = [classes[name] for name in sorted(classes)]
     root = ["class VConfig(TrackedNode, Protocol):"]

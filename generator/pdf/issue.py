@@ -7,6 +7,7 @@ document, prints it (through the cache) and reports what it wrote.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,6 +146,30 @@ def pdf_cache(layout: Layout) -> Path:
     return layout.root / "build" / "pdf-cache"
 
 
+@dataclass(frozen=True)
+class PrintedPdf:
+    """A PDF printed in memory, not yet written anywhere."""
+
+    name: str
+    data: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def print_issue(layout: Layout, *, config_dir: Path | None = None, cache: bool = True) -> list[PrintedPdf]:
+    """Every PDF of the current issue, in memory (through the cache unless cache=False)."""
+    return [
+        PrintedPdf(job.filename, print_cached(job.html, cache=pdf_cache(layout) if cache else None).data)
+        for job in print_jobs(layout, config_dir=config_dir)
+    ]
+
+
 def build_issue_pdfs(
     layout: Layout, out: Path, *, config_dir: Path | None = None, cache: bool = True
 ) -> list[Artefact]:
@@ -154,11 +179,10 @@ def build_issue_pdfs(
     for old in out.glob("cvb-*.pdf"):
         old.unlink()
     artefacts = []
-    for job in print_jobs(layout, config_dir=config_dir):
-        printed = print_cached(job.html, cache=pdf_cache(layout) if cache else None)
-        path = out / job.filename
-        path.write_bytes(printed.data)
-        artefacts.append(Artefact(path, len(printed.data), hashlib.sha256(printed.data).hexdigest()))
+    for pdf in print_issue(layout, config_dir=config_dir, cache=cache):
+        path = out / pdf.name
+        path.write_bytes(pdf.data)
+        artefacts.append(Artefact(path, pdf.size, pdf.sha256))
     return artefacts
 
 
@@ -166,7 +190,7 @@ def size_text(size: int) -> str:
     return f"{size / 1000:,.0f} kB" if size >= 1000 else f"{size} bytes"
 
 
-def download_rows(artefacts: list[Artefact]) -> list[dict[str, str]]:
+def download_rows(artefacts: Sequence[Artefact | PrintedPdf]) -> list[dict[str, str]]:
     """What a page shows of each PDF: a link, its size and its sha256 (the page links it relative to the root)."""
     return [
         {"name": a.name, "href": f"{PDF_FOLDER}/{a.name}", "size": size_text(a.size), "sha256": a.sha256}

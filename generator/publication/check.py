@@ -56,11 +56,11 @@ class Expected:
 
 
 def expected(layout: Layout, *, config_dir: Path | None = None) -> Expected:
-    from generator.pdf.issue import Artefact, print_jobs
+    from generator.pdf.issue import PrintedPdf, print_jobs
 
     jobs = print_jobs(layout, config_dir=config_dir)
     pdfs: list[ExpectedPdf] = []
-    artefacts: list[Artefact] = []
+    printed: list[PrintedPdf] = []
     keyed_docs: dict[tuple[str, str], list[Token]] = {}
     for edition in EDITIONS:
         marked = render_for_print(layout, edition, config_dir=config_dir, keys=True)
@@ -68,15 +68,12 @@ def expected(layout: Layout, *, config_dir: Path | None = None) -> Expected:
             keyed_docs[edition.code, document.slug] = keyed_tokens(
                 html_text(compose(layout, marked, edition, document))
             )
-    with tempfile.TemporaryDirectory(prefix="cvb-check-") as tmp:
-        for job in jobs:
-            data = print_cached(job.html, cache=pdf_cache(layout)).data
-            path = Path(tmp) / job.filename
-            path.write_bytes(data)
-            artefacts.append(Artefact.of(path))
-            pdfs.append(ExpectedPdf(job, data, keyed_docs[job.edition.code, job.document.slug]))
+    for job in jobs:
+        data = print_cached(job.html, cache=pdf_cache(layout)).data
+        printed.append(PrintedPdf(job.filename, data))
+        pdfs.append(ExpectedPdf(job, data, keyed_docs[job.edition.code, job.document.slug]))
     rendered: Rendered = render_all(
-        layout, config_dir=config_dir, mark=True, keys=True, issue_pdfs=download_rows(artefacts)
+        layout, config_dir=config_dir, mark=True, keys=True, issue_pdfs=download_rows(printed)
     )
     assert rendered.wheel is not None
     return Expected(rendered.config, rendered.pages, rendered.kit, pdfs, rendered.wheel)
