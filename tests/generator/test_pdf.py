@@ -54,14 +54,18 @@ def test_each_document_of_each_edition_is_printed_and_dated(printed: dict[str, A
     }
 
 
-def test_every_page_carries_the_issue_date_protocol_and_its_number(printed: dict[str, Artefact]) -> None:
-    for artefact in printed.values():
+def test_every_page_carries_the_issue_date_protocol_and_its_number(
+    printed: dict[str, Artefact], jobs: dict[str, PrintJob]
+) -> None:
+    for name, artefact in printed.items():
+        edition = jobs[name].edition
         pages = pages_text(artefact.path)
         assert len(pages) > 1
+        dated = f"{ISSUE.issued.isoformat()} · {edition.protocol_word} v{ISSUE.protocol}"
         for number, text in enumerate(pages, start=1):
             flat = " ".join(text.split())
-            assert f"{ISSUE.issued.isoformat()} · protocol v{ISSUE.protocol}" in flat, (artefact.name, number)
-            assert f" {number} of {len(pages)}" in f" {flat}", (artefact.name, number)
+            assert dated in flat, (name, number)
+            assert f"{edition.page_word} {number} {edition.of_word} {len(pages)}" in flat, (name, number)
 
 
 def test_the_chinese_of_the_source_is_all_in_the_pdf_text(
