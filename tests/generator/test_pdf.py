@@ -8,6 +8,7 @@ import io
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pytest
@@ -164,3 +165,81 @@ def test_the_pdf_is_dated_with_its_issue(printed: dict[str, Artefact]) -> None:
     for artefact in printed.values():
         info = pypdf.PdfReader(io.BytesIO(artefact.path.read_bytes())).metadata
         assert info is not None and str(info["/CreationDate"]).startswith(f"D:{ISSUE.issued:%Y%m%d}")
+
+
+def _layout(html: str) -> Any:
+    from weasyprint import HTML
+
+    return HTML(string=html).render()
+
+
+def split_rows(html: str) -> list[str]:
+    """Body rows of tables that WeasyPrint laid out over more than one page (repeated headers are not rows)."""
+    from weasyprint.formatting_structure import boxes
+
+    pages_of: dict[int, set[int]] = {}
+    text_of: dict[int, str] = {}
+    for number, page in enumerate(_layout(html).pages):
+        for box in page._page_box.descendants():
+            if isinstance(box, boxes.TableRowGroupBox) and not box.is_header:
+                for row in box.children:
+                    pages_of.setdefault(id(row.element), set()).add(number)
+                    text_of[id(row.element)] = "".join(row.element.itertext())[:60]
+    return [text_of[key] for key, pages in pages_of.items() if len(pages) > 1]
+
+
+def headings_ending_a_page(html: str) -> list[str]:
+    from weasyprint.formatting_structure import boxes
+
+    found = []
+    for page in _layout(html).pages:
+        blocks = [
+            box
+            for box in page._page_box.descendants()
+            if isinstance(box, boxes.BlockBox)
+            and box.element_tag in {"p", "h1", "h2", "h3", "h4", "pre", "table", "li"}
+        ]
+        if blocks and blocks[-1].element_tag in {"h1", "h2", "h3", "h4"}:
+            found.append("".join(blocks[-1].element.itertext()))
+    return found
+
+
+def test_no_table_row_is_split_and_no_heading_ends_a_page(jobs: dict[str, PrintJob]) -> None:
+    for name, job in jobs.items():
+        if job.document.slug == "book":
+            continue  # the book is its three documents again; laying it out twice more adds nothing
+        assert split_rows(job.html) == [], name
+        assert headings_ending_a_page(job.html) == [], name
+
+
+def test_the_print_stylesheet_keeps_tall_rows_whole() -> None:
+    """A table of tall rows must cross pages; the stylesheet moves whole rows, and without its rule they split
+    (so the layout probe above can see a split when there is one)."""
+    stylesheet = (LAYOUT.root / "docs" / "print" / "print.css").read_text(encoding="utf-8")
+    cell = "<br>".join(["A line of a tall cell"] * 9)
+    rows = "".join(f"<tr><td>{i}</td><td>{cell}</td></tr>" for i in range(30))
+    document = f"<html><head><style>{{}}</style></head><body><table><thead><tr><th>N</th><th>Text</th></tr></thead><tbody>{rows}</tbody></table></body></html>"
+    assert split_rows(document.replace("{}", stylesheet)) == []
+    without = stylesheet.replace("tr { break-inside: avoid; }", "")
+    assert without != stylesheet
+    assert split_rows(document.replace("{}", without)) != []
+
+
+def test_the_print_stylesheet_keeps_a_heading_with_its_section() -> None:
+    """Wherever a heading falls, it is never the last thing on a page; without the rule, some position is."""
+    stylesheet = (LAYOUT.root / "docs" / "print" / "print.css").read_text(encoding="utf-8")
+    rule = "h1, h2, h3, h4 { break-after: avoid; line-height: 1.25; }"
+    # `auto` rather than nothing: the rule must be what keeps them, not a default of the engine.
+    without = stylesheet.replace(rule, "h1, h2, h3, h4 { break-after: auto; line-height: 1.25; }")
+    assert without != stylesheet
+
+    def documents(css: str) -> list[str]:
+        return [
+            f"<html><head><style>{css}</style></head><body>"
+            + "<p>A line of filler text.</p>" * lines
+            + "<h2>A section</h2><p>Its first paragraph.</p></body></html>"
+            for lines in range(24, 54)
+        ]
+
+    assert not [doc for doc in documents(stylesheet) if headings_ending_a_page(doc)]
+    assert [doc for doc in documents(without) if headings_ending_a_page(doc)]
