@@ -29,7 +29,7 @@ from generator.pdf.editions import EDITIONS
 from generator.pdf.html import markdown_html, site_address
 from generator.pdf.issue import PDF_FOLDER, PrintJob, compose, download_rows, pdf_cache, render_for_print
 from generator.pdf.printer import print_cached
-from generator.publication.sources import Published, html_text
+from generator.publication.sources import Folder, Published, html_text
 from generator.publication.tokens import Drift, Token, drifts, keyed_tokens, plain_tokens, transfer_keys
 from generator.rules_export import scoring_rules_json
 
@@ -114,6 +114,19 @@ def pdf_text(data: bytes) -> str:
 
 
 def check_pdfs(published: Published, exp: Expected) -> Iterator[Drift]:
+    if isinstance(published, Folder):
+        # A folder can be listed (a URL cannot): a PDF of another issue left beside these is reported too.
+        current = {pdf.job.filename for pdf in exp.pdfs}
+        issued = exp.config.platform.issues[-1].issued.isoformat()
+        for extra in sorted((published.root / PDF_FOLDER).glob("*.pdf")):
+            if extra.name not in current:
+                yield Drift(
+                    f"PDF {extra.name}",
+                    "a PDF that is not of the issue in force",
+                    extra.name,
+                    issued,
+                    "platform.issues[-1].issued",
+                )
     for pdf in exp.pdfs:
         name = pdf.job.filename
         where = f"PDF {name}"

@@ -23,19 +23,23 @@ def format_drift(drift: Drift) -> str:
 def run_check(layout: Layout, *, config_dir: Path | None, site: str | None) -> int:
     from generator.check import check
     from generator.publication.check import publication_drifts
-    from generator.publication.sources import Folder, Published, open_published
+    from generator.publication.sources import Folder, Published, UnreadableSite, open_published
 
     problems = check(layout, config_dir=config_dir)
     for problem in problems:
         print(problem, file=sys.stderr)
-    published: Published | None = open_published(site) if site else None
-    if published is None and (layout.site / "index.html").is_file():
-        published = Folder(layout.site)
     drifts: Sequence[Drift] = []
-    if published is not None:
-        drifts = publication_drifts(layout, published, config_dir=config_dir)
-        for drift in drifts:
-            print(format_drift(drift), file=sys.stderr)
+    try:
+        published: Published | None = open_published(site) if site else None
+        if published is None and (layout.site / "index.html").is_file():
+            published = Folder(layout.site)
+        if published is not None:
+            drifts = publication_drifts(layout, published, config_dir=config_dir)
+    except UnreadableSite as exc:
+        print(f"cvb check: {exc}", file=sys.stderr)
+        return 2
+    for drift in drifts:
+        print(format_drift(drift), file=sys.stderr)
     if problems:
         print(
             f"cvb check: {len(problems)} published number(s) did not come from the config.", file=sys.stderr

@@ -13,6 +13,10 @@ from typing import Protocol
 TIMEOUT_S = 30
 
 
+class UnreadableSite(Exception):
+    """The published site cannot be read at all; the message says where and why in one sentence."""
+
+
 class Published(Protocol):
     @property
     def label(self) -> str: ...
@@ -53,13 +57,21 @@ class Url:
         except urllib.error.HTTPError as exc:
             if exc.code == 404:
                 return None
-            raise
+            raise UnreadableSite(
+                f"{address} answered HTTP {exc.code}; the published site could not be read."
+            ) from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise UnreadableSite(f"{address} could not be reached ({reason}); check the URL.") from None
 
 
 def open_published(where: str) -> Published:
     if where.startswith(("http://", "https://")):
         return Url(where)
-    return Folder(Path(where))
+    folder = Path(where)
+    if not (folder / "index.html").is_file():
+        raise UnreadableSite(f"{folder} holds no built site (no index.html); give the folder a build wrote.")
+    return Folder(folder)
 
 
 class _Text(HTMLParser):

@@ -177,3 +177,19 @@ def test_a_published_site_read_over_http(
     assert "kit /assets/kit/server.mjs" in report
     assert f"published: {frame + 1}" in report and f"config:    {frame}" in report
     assert "protocol.audio.frame_bytes" in report
+
+
+def test_a_pdf_of_another_issue_left_in_the_folder_is_reported(site: Path) -> None:
+    current = next((site / "pdf").glob("cvb-book-*.pdf"))
+    old = site / "pdf" / "cvb-book-2020-01-01.pdf"
+    shutil.copy2(current, old)
+    found = drifts_of(site)
+    assert [(d.where, d.key) for d in found] == [(f"PDF {old.name}", "platform.issues[-1].issued")]
+
+
+@pytest.mark.parametrize("where", ["http://127.0.0.1:9/", "/nonexistent/site/folder"])
+def test_an_unreadable_site_gets_a_sentence(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--site", where]) == 2
+    err = capsys.readouterr().err
+    assert "cvb check:" in err and "Traceback" not in err
+    assert ("could not be reached" in err) if where.startswith("http") else ("holds no built site" in err)
