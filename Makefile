@@ -17,7 +17,7 @@ SNAPSHOT := build/snapshot/record.json
 .PHONY: site test check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clips clean
 
 ## site: install what the build needs, then build site/ from platform_config/.
-site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node clips
+site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/cvb build
 
 ## test: install test needs, then lint, type-check, check provenance and run every test.
@@ -37,11 +37,8 @@ serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot
 bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/python bench/scorer.py
 	$(BIN)/python bench/editor.py
-<<<<<<< HEAD
 	$(BIN)/python bench/review.py
-=======
 	$(BIN)/python bench/kit.py
->>>>>>> kit-servers
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +79,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 system-deps:
 	bash tools/ensure-debian-packages.sh chromium fonts-noto-cjk poppler-utils espeak-ng sox openssl
+	# WeasyPrint's libraries and the Latin fonts of the PDFs.
+	bash tools/ensure-debian-packages.sh libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 
 ## clips: the built-in clips, Cantonese sentences from the config spoken by espeak-ng, in the protocol's format.
 clips: build/clips/clips.json

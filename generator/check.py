@@ -13,9 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
+
 from generator.build import render_all
 from generator.paths import Layout
-from generator.render import MARK_CLOSE, MARK_OPEN
+from generator.pdf.issue import print_dir
+from generator.render import MARK_CLOSE, MARK_OPEN, environment
+from generator.template_expressions import ExpressionProblem, scan_expressions
 
 # Literals that look numeric but are not platform numbers, each with the reason it may stay.
 ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
@@ -136,12 +140,30 @@ def scan_output(text: str, shown: str) -> Iterator[Provenance]:
             yield Provenance(shown, number, clean[:160], "a number here did not come from the config")
 
 
-def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:
-    problems: list[Provenance] = []
-    for directory in layout.template_dirs():
+def template_problems(layout: Layout) -> list[Provenance | ExpressionProblem]:
+    """Numbers typed into templates: in their static text, and in their expressions (parsed by jinja)."""
+    problems: list[Provenance | ExpressionProblem] = []
+    env = environment(layout.template_dirs(), mark=False)
+    for directory in [*layout.template_dirs(), print_dir(layout)]:
         for path in sorted(directory.glob("*.j2")):
-            problems += scan_template(path, str(path.relative_to(layout.root)))
-    rendered = render_all(layout, config_dir=config_dir, mark=True)
+            shown = str(path.relative_to(layout.root))
+            problems += scan_template(path, shown)
+            problems += scan_expressions(env, path, shown)
+    return problems
+
+
+def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance | ExpressionProblem]:
+    problems: list[Provenance | ExpressionProblem] = []
+    problems += template_problems(layout)
+    try:
+        rendered = render_all(layout, config_dir=config_dir, mark=True)
+    except (TypeError, jinja2.TemplateError) as exc:
+        # A template the expression scan already refused may not render at all; report both, not a traceback.
+        where = getattr(exc, "filename", None) or "a template"
+        return [
+            *problems,
+            Provenance(str(where), getattr(exc, "lineno", None) or 0, str(exc), "rendering failed"),
+        ]
     for name, text in rendered.pages.items():
         problems += scan_output(text, f"rendered page {name}")
     for name, text in rendered.kit.items():

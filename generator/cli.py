@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator import issue_cli
 from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
@@ -29,18 +30,9 @@ def _build(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def _check(args: argparse.Namespace, layout: Layout) -> int:
-    from generator.check import check
+    from generator.publication.report import run_check
 
-    problems = check(layout, config_dir=args.config)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print(
-            f"cvb check: {len(problems)} published number(s) did not come from the config.", file=sys.stderr
-        )
-        return 1
-    print("cvb check: every published number came from the config.")
-    return 0
+    return run_check(layout, config_dir=args.config, site=args.site)
 
 
 def _rules(args: argparse.Namespace, layout: Layout) -> int:
@@ -148,7 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the address the site will be served from (default: the config's urls.base)",
     )
-    sub.add_parser("check", help="fail if a published number did not come from the config")
+    check = sub.add_parser("check", help="fail if a published number did not come from the config")
+    check.add_argument(
+        "--site",
+        default=None,
+        help="a published site to compare, a folder or a URL (default: the build in site/)",
+    )
     serve = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
     serve.add_argument("--out", type=Path, default=None)
     serve.add_argument("--port", type=int, default=8000)
@@ -169,11 +166,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--raw", action="store_true", help="CLIP is raw PCM in the protocol's format, no header"
     )
     audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
+    issue_cli.add_parser(sub)
     args = parser.parse_args(argv)
     layout = Layout()
     handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
     handlers["connection-test"] = _connection_test
     handlers["audio-stats"] = _audio_stats
+    handlers["issue"] = issue_cli.run
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

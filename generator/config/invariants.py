@@ -116,6 +116,14 @@ def _weights(config: Config) -> Iterator[Finding]:
                 ("pillars", name, "no_tone_cap_rating"),
                 f"the cap must lie on the rating scale {scale.min}–{scale.max}.",
             )
+    tts = pillars.get("tts")
+    if tts is not None and tts.no_tone_cap_rating is None:
+        # The methodology states the capped score; derive.py computes it from this rating.
+        yield Finding(
+            "scoring.yaml",
+            ("pillars", "tts", "no_tone_cap_rating"),
+            "the speech pillar needs the rating its score is capped at when no tone survives; add it.",
+        )
     for scale_name in ("score_scale", "rating_scale"):
         scale = getattr(config.scoring, scale_name)
         if scale.min >= scale.max:

@@ -39,11 +39,17 @@ class Urls(Model):
     terms: Url
 
 
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
 class IssueRecord(Model):
     issued: dt.date
     protocol: Text
     scoring_version: Text
     summary: Text
+    # The sha256 of each PDF as first published, by file name; `cvb issue pdf` rebuilds them and compares.
+    # Absent for issues cut before PDFs were printed.
+    pdfs: dict[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+\.pdf$")], Sha256] | None = None
 
 
 class Round(Model):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import Config
@@ -40,6 +40,8 @@ class Fragments:
     compact_editor: str
     normalisation_rows: list[dict[str, str]]
     scorer_signature: str
+    # The current issue's PDFs as the build printed them (name, href, size, sha256); empty when none were built.
+    issue_pdfs: list[dict[str, str]] = field(default_factory=list)
 
 
 def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:
