@@ -14,14 +14,14 @@ SCORER_SOURCES := $(shell find scorer_wasm -path '*/__pycache__' -prune -o -type
 WHEEL_STAMP := build/wheels/.stamp
 SNAPSHOT := build/snapshot/record.json
 
-.PHONY: site test check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clean
+.PHONY: site test check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clips clean
 
 ## site: install what the build needs, then build site/ from platform_config/.
-site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node
+site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/cvb build
 
 ## test: install test needs, then lint, type-check, check provenance and run every test.
-test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc-cpp
+test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc-cpp clips
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -39,6 +39,7 @@ bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/python bench/editor.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/align_memory.py
+	$(BIN)/python bench/kit.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -78,7 +79,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
 system-deps:
-	bash tools/ensure-debian-packages.sh chromium fonts-noto-cjk poppler-utils
+	bash tools/ensure-debian-packages.sh chromium fonts-noto-cjk poppler-utils espeak-ng sox openssl
+	# WeasyPrint's libraries and the Latin fonts of the PDFs.
+	bash tools/ensure-debian-packages.sh libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+
+## clips: the built-in clips, Cantonese sentences from the config spoken by espeak-ng, in the protocol's format.
+clips: build/clips/clips.json
+build/clips/clips.json: platform_config/protocol.yaml starter_kit/clips.py $(WHEEL_STAMP) | system-deps
+	$(BIN)/python -m starter_kit.clips build/clips
 
 ## opencc-cpp: the C++ OpenCC binding imports as `opencc` too, so it lives in its own venv for differential tests.
 opencc-cpp: $(VENV)-opencc-cpp/.stamp

@@ -7,6 +7,7 @@ import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,12 @@ from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
-from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
+from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
+from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_download, kit_values, kit_zip
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
@@ -31,25 +33,56 @@ SERVICE_WORKER = "sw.js"
 @dataclass(frozen=True)
 class Rendered:
     pages: dict[str, str]
-    kit: dict[str, str]
+    kit: dict[str, str]  # path in the kit zip -> rendered text
+    kit_zip: bytes
     fragments: Fragments
     config: Config
-    wheel: scorer_bridge.ScorerWheel
+    # None when the pages were rendered for print, which shows the editor's example without serving a wheel.
+    wheel: scorer_bridge.ScorerWheel | None
 
 
-def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
-    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
+# The print edition's stand-in for the editors: (config, the scored sample) -> (full, compact) markup.
+PrintEditors = Callable[[Config, scorer_bridge.EditorSample], tuple[str, str]]
+
+
+def render_all(
+    layout: Layout,
+    *,
+    config_dir: Path | None = None,
+    mark: bool = False,
+    print_editors: PrintEditors | None = None,
+    issue_pdfs: Sequence[Mapping[str, str]] = (),
+    keys: bool = False,
+) -> Rendered:
+    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check
+    (with keys=True, each bracket also names the value's config keys)."""
     config = load_config(config_dir or layout.config)
-    env = environment(layout.template_dirs(), mark=mark)
-    kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
-    kit["connection_test_constants"] = constants_source(config, mark=mark)
+    env = environment(layout.template_dirs(), mark=mark, keys=keys)
+    kit = render_kit(env, config)
+    # The zip holds the plain rendering even when the check brackets tracked values in `kit`.
+    plain = kit if not mark else render_kit(environment(layout.template_dirs(), mark=False), config)
+    kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config)))
+    # The client's constants are checked like every kit file; the zip already holds their plain copy.
+    kit["starter_kit/connection_test/constants.py"] = constants_source(config, mark=mark)
+    sample = scorer_bridge.editor_sample(layout.editor_examples)
+    if print_editors is not None:
+        full, compact_markup = print_editors(config, sample)
+        return _render_pages(
+            env,
+            config,
+            kit,
+            kit_zip_bytes,
+            {False: full, True: compact_markup},
+            mark,
+            wheel=None,
+            issue_pdfs=issue_pdfs,
+        )
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
     )
-    sample = scorer_bridge.editor_sample(layout.editor_examples)
     editors = {
         compact: scorer_bridge.editor_markup(
             html_env,
@@ -62,9 +95,25 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         )
         for compact in (False, True)
     }
+    return _render_pages(env, config, kit, kit_zip_bytes, editors, mark, wheel=wheel, issue_pdfs=issue_pdfs)
+
+
+def _render_pages(
+    env: jinja2.Environment,
+    config: Config,
+    kit: dict[str, str],
+    kit_zip_bytes: bytes,
+    editors: dict[bool, str],
+    mark: bool,
+    *,
+    wheel: scorer_bridge.ScorerWheel | None,
+    issue_pdfs: Sequence[Mapping[str, str]],
+) -> Rendered:
     fragments = Fragments(
-        python_server=kit["python_server"],
-        node_server=kit["node_server"],
+        python_server=kit["server.py"],
+        node_server=kit["server.mjs"],
+        dockerfile=kit["Dockerfile"],
+        kit_download=kit_download(config, kit_zip_bytes),
         # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
         editor=_as_scorer_output(editors[False], mark),
         compact_editor=_as_scorer_output(editors[True], mark),
@@ -77,10 +126,19 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
             {k: _as_scorer_output(v, mark) for k, v in row.items()}
             for row in scorer_bridge.number_weight_rows()
         ],
+        issue_pdfs=[{k: _as_scorer_output(v, mark) for k, v in row.items()} for row in issue_pdfs],
     )
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
-    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
+    return Rendered(
+        pages=pages, kit=kit, kit_zip=kit_zip_bytes, fragments=fragments, config=config, wheel=wheel
+    )
+
+
+def render_kit(env: jinja2.Environment, config: Config) -> dict[str, str]:
+    # `connection_test`: the README's paragraph on the connection-test client, once its files join the kit.
+    context = {"cfg": tracked(config), "kit": kit_values(config), "connection_test": None}
+    return {path: render(env, template, context) for path, template in KIT_FILES.items()}
 
 
 def _as_scorer_output(text: str, mark: bool) -> str:
@@ -97,7 +155,12 @@ def build_site(
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
-    rendered = render_all(layout, config_dir=config_dir)
+    from generator.pdf.issue import PDF_FOLDER, download_rows, print_issue
+
+    # The PDFs are printed first: the changelog lists them with their sizes and hashes.
+    pdfs = print_issue(layout, config_dir=config_dir)
+    rendered = render_all(layout, config_dir=config_dir, issue_pdfs=download_rows(pdfs))
+    assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
         raise StaleWheelError(stale)
@@ -110,6 +173,9 @@ def build_site(
         for name, text in rendered.pages.items():
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
+        (docs / PDF_FOLDER).mkdir()
+        for pdf in pdfs:
+            (docs / PDF_FOLDER / pdf.name).write_bytes(pdf.data)
         (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
         site = work / "site"
         _run_mkdocs(
@@ -174,6 +240,7 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
     for name in packages:
         shutil.copy2(layout.wheels / name, wheels / name)
     wheel = rendered.wheel
+    assert wheel is not None
     # The service worker must sit at the site root so its scope covers every page; the manifest says where.
     shutil.copy2(layout.editor_web / SERVICE_WORKER, assets.parent / SERVICE_WORKER)
     shutil.copy2(snapshot.path, pyodide / snapshot.path.name)
@@ -188,8 +255,9 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     kit = assets / "kit"
     kit.mkdir()
-    (kit / "server.py").write_text(rendered.kit["python_server"], encoding="utf-8")
-    (kit / "server.mjs").write_text(rendered.kit["node_server"], encoding="utf-8")
+    for name in ("server.py", "server.mjs"):
+        (kit / name).write_text(rendered.kit[name], encoding="utf-8")
+    (kit / rendered.config.site.starter_kit.zip_name).write_bytes(rendered.kit_zip)
 
 
 class StaleWheelError(RuntimeError):

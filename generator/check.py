@@ -13,17 +13,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
+
 from generator.build import render_all
 from generator.paths import Layout
-from generator.render import MARK_CLOSE, MARK_OPEN
+from generator.pdf.issue import print_dir
+from generator.render import MARK_CLOSE, MARK_OPEN, environment
 from generator.rules_export import scoring_rules_json
+from generator.template_expressions import ExpressionProblem, scan_expressions
 
 # Literals that look numeric but are not platform numbers, each with the reason it may stay.
 ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"0\.0\.0\.0", "the address that means every interface"),
+    (r"127\.0\.0\.1", "the loopback address"),
     (r"\brange\(0, ", "Python's loop start"),
     (r"\blet start = 0\b", "JavaScript's loop start"),
-    (r"\bsha256\b", "the name of a hash function"),
+    (r"\bsha256(?:sum)?\b", "the name of a hash function (and of its command)"),
     (r"\b[Uu][Tt][Ff]-8\b", "the name of a text encoding"),
     (r"\bbase64\b", "the name of a text encoding of binary data"),
     (r"^\s*\d+\. ", "a Markdown ordered-list marker"),
@@ -31,6 +36,7 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"\.length = 0;", "emptying a JavaScript array"),
     (r"\(\*i\* \+ 1\)", "the index of the next frame in a formula"),
     (r"\(1 − ", "one minus a rate in a formula"),
+    (r"\bprocess\.exit\(1\)", "the exit status of a program that failed"),
 )
 _ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
 
@@ -135,12 +141,30 @@ def scan_output(text: str, shown: str) -> Iterator[Provenance]:
             yield Provenance(shown, number, clean[:160], "a number here did not come from the config")
 
 
-def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:
-    problems: list[Provenance] = []
-    for directory in layout.template_dirs():
+def template_problems(layout: Layout) -> list[Provenance | ExpressionProblem]:
+    """Numbers typed into templates: in their static text, and in their expressions (parsed by jinja)."""
+    problems: list[Provenance | ExpressionProblem] = []
+    env = environment(layout.template_dirs(), mark=False)
+    for directory in [*layout.template_dirs(), print_dir(layout)]:
         for path in sorted(directory.glob("*.j2")):
-            problems += scan_template(path, str(path.relative_to(layout.root)))
-    rendered = render_all(layout, config_dir=config_dir, mark=True)
+            shown = str(path.relative_to(layout.root))
+            problems += scan_template(path, shown)
+            problems += scan_expressions(env, path, shown)
+    return problems
+
+
+def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance | ExpressionProblem]:
+    problems: list[Provenance | ExpressionProblem] = []
+    problems += template_problems(layout)
+    try:
+        rendered = render_all(layout, config_dir=config_dir, mark=True)
+    except (TypeError, jinja2.TemplateError) as exc:
+        # A template the expression scan already refused may not render at all; report both, not a traceback.
+        where = getattr(exc, "filename", None) or "a template"
+        return [
+            *problems,
+            Provenance(str(where), getattr(exc, "lineno", None) or 0, str(exc), "rendering failed"),
+        ]
     for name, text in rendered.pages.items():
         problems += scan_output(text, f"rendered page {name}")
     for name, text in rendered.kit.items():

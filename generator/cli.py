@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator import issue_cli
 from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
@@ -29,18 +30,9 @@ def _build(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def _check(args: argparse.Namespace, layout: Layout) -> int:
-    from generator.check import check
+    from generator.publication.report import run_check
 
-    problems = check(layout, config_dir=args.config)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print(
-            f"cvb check: {len(problems)} published number(s) did not come from the config.", file=sys.stderr
-        )
-        return 1
-    print("cvb check: every published number came from the config.")
-    return 0
+    return run_check(layout, config_dir=args.config, site=args.site)
 
 
 def _rules(args: argparse.Namespace, layout: Layout) -> int:
@@ -118,6 +110,23 @@ def _connection_test(args: argparse.Namespace, layout: Layout) -> int:
     return run(args, settings=settings, default_clips=layout.root / "build" / "clips")
 
 
+def _audio_stats(args: argparse.Namespace, layout: Layout) -> int:
+    from cvb_scorer.audio import AudioError
+
+    from generator.audio_stats import clip_stats, stats_json, stats_text
+
+    config = load_config(args.config or layout.config)
+    try:
+        stats = clip_stats(config, args.clip, raw=args.raw)
+    except AudioError as exc:
+        print(f"cvb audio-stats: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(
+        stats_json(args.clip, stats) + "\n" if args.json else stats_text(config, args.clip, stats)
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -131,7 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the address the site will be served from (default: the config's urls.base)",
     )
-    sub.add_parser("check", help="fail if a published number did not come from the config")
+    check = sub.add_parser("check", help="fail if a published number did not come from the config")
+    check.add_argument(
+        "--site",
+        default=None,
+        help="a published site to compare, a folder or a URL (default: the build in site/)",
+    )
     serve = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
     serve.add_argument("--out", type=Path, default=None)
     serve.add_argument("--port", type=int, default=8000)
@@ -144,10 +158,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=DESCRIPTION,
     )
     add_arguments(connection_test, default_concurrency=None)
+    audio_stats = sub.add_parser(
+        "audio-stats", help="recording measures of a clip: level, noise floor, silence, clipping"
+    )
+    audio_stats.add_argument("clip", type=Path, metavar="CLIP", help="a WAV in the protocol's format")
+    audio_stats.add_argument(
+        "--raw", action="store_true", help="CLIP is raw PCM in the protocol's format, no header"
+    )
+    audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
+    issue_cli.add_parser(sub)
     args = parser.parse_args(argv)
     layout = Layout()
     handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
     handlers["connection-test"] = _connection_test
+    handlers["audio-stats"] = _audio_stats
+    handlers["issue"] = issue_cli.run
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

@@ -33,8 +33,11 @@ def _raw(value: object) -> float:
     raise TypeError(f"cannot combine a tracked number with {type(value).__name__}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Num:
+    """Compares, orders and hashes by value alone, like the number it stands for: Num(3) == 3, and a Num is
+    found in a set or dict of plain numbers. Sources are provenance, not identity."""
+
     value: float
     sources: Sources
 
@@ -67,6 +70,17 @@ class Num:
     def __pow__(self, other: object) -> Num:
         return self._with(self.value ** _raw(other), other)
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Num):
+            return self.value == other.value
+        if isinstance(other, int | float) and not isinstance(other, bool):
+            return self.value == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        # Equal numbers hash alike across int and float (hash(3) == hash(3.0)), so this agrees with __eq__.
+        return hash(self.value)
+
     def __lt__(self, other: object) -> bool:
         return self.value < _raw(other)
 
@@ -86,10 +100,22 @@ class Num:
         return bool(self.value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Text:
+    """Compares and hashes by its text alone, like the string it stands for."""
+
     text: str
     sources: Sources
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Text):
+            return self.text == other.text
+        if isinstance(other, str):
+            return self.text == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text)
 
     def __str__(self) -> str:
         return self.text

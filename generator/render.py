@@ -14,6 +14,9 @@ from generator.provenance import Num, Text
 # Private-use characters: they never occur in config or prose, so they can bracket tracked output safely.
 MARK_OPEN = "\ue000"
 MARK_CLOSE = "\ue001"
+# With keys=True a marked value also carries its config keys: OPEN value KEYS key,key CLOSE (the publication
+# check reads them to name the key of a number that differs).
+MARK_KEYS = "\ue002"
 
 
 def _num(value: object) -> Num:
@@ -67,12 +70,15 @@ FILTERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def environment(search_path: list[Path], *, mark: bool) -> jinja2.Environment:
+def environment(search_path: list[Path], *, mark: bool, keys: bool = False) -> jinja2.Environment:
     """`mark=True` brackets every tracked value so the check can see which digits came from the config."""
 
     def finalize(value: object) -> object:
         if isinstance(value, Num | Text):
-            return f"{MARK_OPEN}{value}{MARK_CLOSE}" if mark else str(value)
+            if not mark:
+                return str(value)
+            named = f"{MARK_KEYS}{','.join(sorted(value.sources))}" if keys else ""
+            return f"{MARK_OPEN}{value}{named}{MARK_CLOSE}"
         return value
 
     env = jinja2.Environment(

@@ -33,6 +33,7 @@ def find_problems(config: Config) -> list[Finding]:
         *_floor_history(config),
         *_draw(config),
         *_audio(config),
+        *_builtin_clips(config),
         *_issues(config),
         *_rounds(config),
         *_failures(config),
@@ -115,6 +116,14 @@ def _weights(config: Config) -> Iterator[Finding]:
                 ("pillars", name, "no_tone_cap_rating"),
                 f"the cap must lie on the rating scale {scale.min}–{scale.max}.",
             )
+    tts = pillars.get("tts")
+    if tts is not None and tts.no_tone_cap_rating is None:
+        # The methodology states the capped score; derive.py computes it from this rating.
+        yield Finding(
+            "scoring.yaml",
+            ("pillars", "tts", "no_tone_cap_rating"),
+            "the speech pillar needs the rating its score is capped at when no tone survives; add it.",
+        )
     for scale_name in ("score_scale", "rating_scale"):
         scale = getattr(config.scoring, scale_name)
         if scale.min >= scale.max:
@@ -187,6 +196,26 @@ def _audio(config: Config) -> Iterator[Finding]:
             ("audio", "frame_bytes"),
             f"{audio.frame_ms} ms of {audio.sample_rate_hz} Hz, {audio.channels}-channel, {audio.sample_bits}-bit "
             f"audio is {expected:g} bytes, not {audio.frame_bytes}.",
+        )
+
+
+def _builtin_clips(config: Config) -> Iterator[Finding]:
+    texts = config.protocol.builtin_clips.texts
+    seen: set[str] = set()
+    for index, clip in enumerate(texts):
+        if clip.id in seen:
+            yield Finding(
+                "protocol.yaml",
+                ("builtin_clips", "texts", index, "id"),
+                f"the clip id {clip.id!r} is used twice.",
+            )
+        seen.add(clip.id)
+    wanted = config.protocol.connection_test.clips
+    if len(texts) < wanted:
+        yield Finding(
+            "protocol.yaml",
+            ("builtin_clips", "texts"),
+            f"the connection test takes the {wanted} shortest built-in clips, and only {len(texts)} are listed.",
         )
 
 

@@ -35,9 +35,11 @@ class Urls(Model):
     guide: Url
     integration: Url
     methodology: Url
-    starter_kit: Url
     rules: Url
     terms: Url
+
+
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
 class IssueRecord(Model):
@@ -45,6 +47,9 @@ class IssueRecord(Model):
     protocol: Text
     scoring_version: Text
     summary: Text
+    # The sha256 of each PDF as first published, by file name; `cvb issue pdf` rebuilds them and compares.
+    # Absent for issues cut before PDFs were printed.
+    pdfs: dict[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+\.pdf$")], Sha256] | None = None
 
 
 class Round(Model):
@@ -137,6 +142,21 @@ class ProtocolExamples(Model):
     long_clip_duration_ms: PositiveInt
 
 
+class AudioMeasures(Model):
+    noise_floor_percentile: Annotated[float, Field(gt=0, lt=100)]
+    digital_silence_min_ms: PositiveInt
+
+
+class BuiltinClipText(Model):
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]*$")]
+    text: Text
+
+
+class BuiltinClips(Model):
+    voice: Text
+    texts: Annotated[list[BuiltinClipText], Field(min_length=1)]
+
+
 class ProtocolFile(Model):
     version: Text
     transport: Transport
@@ -150,6 +170,8 @@ class ProtocolFile(Model):
     connection_test: ConnectionTest
     e2e: E2EProtocol
     examples: ProtocolExamples
+    audio_measures: AudioMeasures
+    builtin_clips: BuiltinClips
 
 
 # frames.yaml
@@ -346,8 +368,54 @@ class Editor(Model):
     max_chars: PositiveInt
 
 
+class KitStub(Model):
+    delay_s: Annotated[float, Field(ge=0)]
+    speech_s: Annotated[float, Field(gt=0)]
+    speed: Annotated[float, Field(gt=0)]
+    tone_hz: PositiveInt
+    tone_peak: Annotated[float, Field(gt=0, lt=1)]
+
+
+class KitLimits(Model):
+    max_message_bytes: PositiveInt
+    max_clip_audio_s: PositiveInt
+    shutdown_grace_s: Annotated[float, Field(ge=0)]
+
+
+CloseCode = Annotated[int, Field(ge=1000, le=4999)]
+
+
+class KitCloseCodes(Model):
+    shutting_down: CloseCode
+    bad_frame: CloseCode
+    too_large: CloseCode
+    model_failed: CloseCode
+
+
+class KitPins(Model):
+    websockets: Text
+    ws: Text
+
+
+class KitDocker(Model):
+    python_image: Text
+    node_image: Text
+
+
+class KitTls(Model):
+    reverse_proxy: Text
+    example_host: Text
+
+
 class StarterKit(Model):
     default_port: Annotated[int, Field(gt=0, lt=65536)]
+    stub: KitStub
+    limits: KitLimits
+    close_codes: KitCloseCodes
+    pins: KitPins
+    docker: KitDocker
+    tls: KitTls
+    zip_name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9._-]+\.zip$")]
 
 
 class SiteFile(Model):

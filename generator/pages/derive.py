@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 from generator.config import Config
+from generator.config.tracked_view import VConfig, VScoringFile
 from generator.pages.words import fraction_words, share_words
 from generator.provenance import Num, Text, Tracked, num_max, track
 
@@ -52,7 +54,7 @@ class Derived:
     factor_words: Text
 
 
-def deadline_for(config: Tracked, duration_ms: Num) -> Num:
+def deadline_for(config: VConfig, duration_ms: Num) -> Num:
     """The platform's deadline rule: a factor of the clip's length, never below the floor."""
     deadline = config.protocol.deadline
     # Whole milliseconds, rounded down: the frame carries an integer and the platform never grants extra time.
@@ -60,7 +62,7 @@ def deadline_for(config: Tracked, duration_ms: Num) -> Num:
     return num_max(deadline.floor_ms, Num(math.floor(scaled.value), scaled.sources))
 
 
-def rating_to_score(scoring: Tracked, rating: Num) -> Num:
+def rating_to_score(scoring: VScoringFile, rating: Num) -> Num:
     low, high = scoring.rating_scale.min, scoring.rating_scale.max
     top = scoring.score_scale.max
     score: Num = (rating - low) / (high - low) * top
@@ -104,6 +106,9 @@ def derive(config: Config) -> Derived:
     ]
     audio = cfg.protocol.audio
     tts = pillars.tts
+    cap = tts.no_tone_cap_rating
+    if cap is None:  # the model allows it per pillar; the speech pillar's page sentence needs it
+        raise ValueError("scoring.yaml: pillars.tts.no_tone_cap_rating is required for the speech pillar.")
     return Derived(
         deadline_example=deadline_for(cfg, cfg.protocol.examples.clip_duration_ms),
         deadline_long_example=deadline_for(cfg, cfg.protocol.examples.long_clip_duration_ms),
@@ -116,7 +121,7 @@ def derive(config: Config) -> Derived:
         core_total=core_total,
         rating_map=rating_map,
         bytes_per_second=audio.sample_rate_hz * audio.channels * audio.sample_bits / 8,
-        tts_cap_score=rating_to_score(cfg.scoring, tts.no_tone_cap_rating),
+        tts_cap_score=rating_to_score(cfg.scoring, cap),
         current_floor=cfg.scoring.error_rate_floor_history[
             len(config.scoring.error_rate_floor_history) - 1
         ].floor,
@@ -124,8 +129,10 @@ def derive(config: Config) -> Derived:
     )
 
 
-def tracked(config: Config) -> Tracked:
-    """The whole config as one tracked tree: cfg.protocol.deadline.floor_ms is tagged 'protocol.deadline.floor_ms'."""
+def tracked(config: Config) -> VConfig:
+    """The whole config as one tracked tree: cfg.protocol.deadline.floor_ms is tagged 'protocol.deadline.floor_ms'.
+
+    Typed as the generated VConfig, so a misspelt key is a mypy error; at run time it is a Tracked view."""
     files = {
         "platform": config.platform,
         "protocol": config.protocol,
@@ -137,7 +144,7 @@ def tracked(config: Config) -> Tracked:
         "methodology": config.methodology,
         "site": config.site,
     }
-    return Tracked(files, "")
+    return cast(VConfig, Tracked(files, ""))
 
 
 __all__ = ["Derived", "derive", "track", "tracked"]

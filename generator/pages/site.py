@@ -9,6 +9,7 @@ from generator.config import Config
 from generator.pages.derive import derive, tracked
 from generator.pages.frames import example_frames
 from generator.provenance import Num, Text
+from starter_kit.kit import KitDownload
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,6 @@ PAGES: tuple[Page, ...] = (
     Page("changelog.md.j2", "changelog.md", "Changelog"),
 )
 
-KIT_SAMPLES: dict[str, str] = {"python_server": "server.py.j2", "node_server": "server.mjs.j2"}
-
 
 @dataclass(frozen=True)
 class Fragments:
@@ -35,12 +34,16 @@ class Fragments:
 
     python_server: str
     node_server: str
+    dockerfile: str
+    kit_download: KitDownload
     editor: str
     compact_editor: str
     normalisation_rows: list[dict[str, str]]
     scorer_signature: str
     # The worked examples of how much a number weighs, scored by the scorer (see number_weight_rows).
     number_weight_rows: list[dict[str, str]] = field(default_factory=list)
+    # The current issue's PDFs as the build printed them (name, href, size, sha256); empty when none were built.
+    issue_pdfs: list[dict[str, str]] = field(default_factory=list)
 
 
 def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:

@@ -197,6 +197,14 @@ CASES = [
         "error_rate_floor_history[1].effective_from",
         "found '2026-13'",
     ),
+    (
+        "a speech pillar without its cap",
+        edit("scoring.yaml", "    no_tone_cap_rating: 3\n", ""),
+        "scoring.yaml",
+        line_of("scoring.yaml", "  tts:"),
+        "pillars.tts.no_tone_cap_rating",
+        "capped at when no tone survives",
+    ),
 ]
 
 

@@ -1,153 +1,352 @@
-"""The kit's Python and Node servers, rendered from the config, answer every pillar's exchange correctly over
-real WebSocket connections on loopback."""
+"""The kit's Python and Node servers, unpacked from the site's zip, do what the protocol asks with slow models:
+every pillar at a concurrency above one, speaking at the first audio byte, yielding on barge_in, one
+turn_done per turn, and a log line and a close code (never a crash, never text) for anything malformed."""
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
-import socket
+import signal
+import ssl
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from generator.build import render_all
-from generator.config import load_config
-from generator.paths import Layout
+from tests.starter_kit.kit_process import (
+    AUDIO,
+    CONFIG,
+    KIT,
+    LANGUAGES,
+    WAIT_S,
+    KitServer,
+    Received,
+    hello,
+    kit_server,
+    receive,
+    receive_until,
+    run,
+)
 
-LAYOUT = Layout()
-CONFIG = load_config(LAYOUT.config)
-AUDIO = CONFIG.protocol.audio
+pytestmark = pytest.mark.xdist_group("kit-servers")
+
+CONCURRENCY = 3
 TURN = CONFIG.protocol.examples.turn
+YIELD_WITHIN_NS = CONFIG.scoring.pillars["e2e"].yield_within_ms * 1_000_000
+# "Within one frame": speaking may trail the first audio by the time one frame takes to pass, and no more.
+SPEAKING_WITHIN_NS = AUDIO.frame_ms * 1_000_000
+FRAME = bytes(AUDIO.frame_bytes)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture(scope="module", params=LANGUAGES)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KitServer]:
+    """The kit as shipped: the slow stub is the default model."""
+    with kit_server(request.param, tmp_path_factory.mktemp(request.param)) as running:
+        yield running
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(
-                f"the server exited early: {process.stderr.read().decode() if process.stderr else ''}"
-            )
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError(f"nothing listened on port {port}")
+@pytest.fixture(scope="module", params=LANGUAGES)
+def one_second_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[KitServer]:
+    """A model that thinks for a second and then speaks in real time, tracing when its first audio exists."""
+    env = {"STUB_DELAY_S": "1", "STUB_SPEED": "1", "STUB_SPEECH_S": "3", "KIT_TRACE": "1"}
+    with kit_server(request.param, tmp_path_factory.mktemp(request.param), env=env) as running:
+        yield running
 
 
-@pytest.fixture(scope="module", params=["python", "node"])
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    kit = render_all(LAYOUT).kit
-    folder = tmp_path_factory.mktemp(request.param)
-    if request.param == "python":
-        (folder / "server.py").write_text(kit["python_server"], encoding="utf-8")
-        command = [sys.executable, "server.py"]
-    else:
-        (folder / "server.mjs").write_text(kit["node_server"], encoding="utf-8")
-        (folder / "node_modules").symlink_to(LAYOUT.root / "node_modules")
-        command = ["node", "server.mjs"]
-    port = free_port()
-    process = subprocess.Popen(
-        command, cwd=folder, env={"PORT": str(port), "PATH": "/usr/bin:/bin"}, stderr=subprocess.PIPE
-    )
-    try:
-        wait_for_port(port, process)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+async def recognise(url: str, pillar: str) -> Received:
+    got = Received()
+    async with connect(url) as ws:
+        await ws.send(hello(pillar))
+        assert await receive(ws, got) == {"type": "ready", "accept": AUDIO.encoding}
+        for _ in range(3):
+            await ws.send(FRAME)
+        await ws.send(json.dumps({"type": "end_of_utterance"}))
+        await receive_until(ws, got, "transcript")
+    return got
 
 
-def hello(pillar: str, **extra: Any) -> str:
-    clip = {
-        "sample_rate": AUDIO.sample_rate_hz,
-        "encoding": AUDIO.encoding,
-        "duration_ms": AUDIO.frame_ms * 3,
-    }
-    frame = {"type": "hello", "protocol": CONFIG.protocol.version, "run_item_id": "t", "pillar": pillar}
-    if pillar != "tts":
-        frame["clip"] = clip
-    return json.dumps(
-        {**frame, **extra, "deadline_ms": CONFIG.protocol.deadline.floor_ms, "formats": [AUDIO.encoding]}
-    )
+async def synthesise(url: str) -> Received:
+    got = Received()
+    async with connect(url) as ws:
+        await ws.send(hello("tts", text=TURN.text))
+        await receive_until(ws, got, "turn_done")
+        await assert_quiet(ws)
+    return got
 
 
-async def text_frames(ws: Any, count: int) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = []
-    while len(frames) < count:
-        message = await asyncio.wait_for(ws.recv(), timeout=5)
-        if isinstance(message, str):
-            frames.append(json.loads(message))
-    return frames
+async def converse(url: str, turns: int = 2) -> Received:
+    got = Received()
+    async with connect(url) as ws:
+        await ws.send(hello("e2e"))
+        await receive_until(ws, got, "ready")
+        for index in range(turns):
+            await play_turn(ws, index)
+            with pytest.raises(TimeoutError):  # nothing may be said while the caller's turn plays
+                await asyncio.wait_for(ws.recv(), timeout=0.3)
+            await ws.send(json.dumps({"type": "end_of_utterance"}))
+            await receive_until(ws, got, "turn_done")
+        await assert_quiet(ws)
+    return got
 
 
-def run(coroutine: Any) -> Any:
-    # In a thread of its own: another test in this process (Playwright's sync API) may own a running loop.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+async def play_turn(ws: ClientConnection, index: int) -> None:
+    turn = {"type": "turn", "index": index, "text": TURN.text, "expect_interruption": False}
+    await ws.send(json.dumps(turn, ensure_ascii=False))
+    for _ in range(3):
+        await ws.send(FRAME)
+
+
+async def assert_quiet(ws: ClientConnection) -> None:
+    """After turn_done the turn is over: nothing more may arrive for it."""
+    with pytest.raises(TimeoutError):
+        message = await asyncio.wait_for(ws.recv(), timeout=0.3)
+        raise AssertionError(f"after turn_done the server still sent {message!r:.80}")
+
+
+def assert_speech(got: Received, index: int) -> None:
+    """speaking, then whole-sample binary frames no longer than a frame, then exactly one turn_done."""
+    kinds = [item if isinstance(item, int) else item["type"] for _, item in got.items]
+    texts = [item for _, item in got.items if isinstance(item, dict)]
+    speaking = kinds.index("speaking")
+    assert texts[-1] == {"type": "turn_done", "index": index}
+    assert [t for t in texts if t["type"] == "speaking"] == [{"type": "speaking", "index": index}]
+    assert sum(t["type"] == "turn_done" for t in texts) == 1
+    frames = kinds[speaking + 1 : -1]
+    assert frames, "no audio between speaking and turn_done"
+    assert all(isinstance(n, int) and 0 < n <= AUDIO.frame_bytes and n % 2 == 0 for n in frames)
 
 
 @pytest.mark.parametrize("pillar", ["asr", "llm"])
-def test_recognition_and_reasoning_answer_with_one_transcript(server: int, pillar: str) -> None:
-    async def exchange() -> dict[str, Any]:
-        async with connect(f"ws://127.0.0.1:{server}") as ws:
-            await ws.send(hello(pillar, **({"task": CONFIG.protocol.llm_task} if pillar == "llm" else {})))
-            assert json.loads(await ws.recv()) == {"type": "ready", "accept": AUDIO.encoding}
-            for _ in range(3):
-                await ws.send(bytes(AUDIO.frame_bytes))
-            await ws.send(json.dumps({"type": "end_of_utterance"}))
-            return json.loads(await asyncio.wait_for(ws.recv(), timeout=5))
+def test_recognition_and_reasoning_answer_once_on_every_connection_at_once(
+    server: KitServer, pillar: str
+) -> None:
+    async def clips() -> list[Received]:
+        return list(await asyncio.gather(*(recognise(server.url, pillar) for _ in range(CONCURRENCY))))
 
-    reply = run(exchange())
-    assert reply["type"] == "transcript" and reply["text"]
+    for got in run(clips()):
+        texts = got.texts()
+        assert texts[0] == {"type": "ready", "accept": AUDIO.encoding}
+        assert [t["type"] for t in texts[1:]] == ["transcript"] and texts[1]["text"]
 
 
-def test_speech_announces_speaking_before_audio_and_ends_with_turn_done(server: int) -> None:
-    async def exchange() -> list[Any]:
-        async with connect(f"ws://127.0.0.1:{server}") as ws:
-            await ws.send(hello("tts", text="你好"))
-            received = []
-            while True:
-                message = await asyncio.wait_for(ws.recv(), timeout=5)
-                received.append(json.loads(message) if isinstance(message, str) else len(message))
-                if isinstance(message, str) and json.loads(message)["type"] == "turn_done":
-                    return received
+def test_speech_streams_between_speaking_and_one_turn_done_on_every_connection_at_once(
+    server: KitServer,
+) -> None:
+    async def clips() -> list[Received]:
+        return list(await asyncio.gather(*(synthesise(server.url) for _ in range(CONCURRENCY))))
 
-    received = run(exchange())
-    index = CONFIG.protocol.tts_turn_index
-    assert received[0] == {"type": "ready", "accept": AUDIO.encoding}
-    assert received[1] == {"type": "speaking", "index": index}
-    assert all(isinstance(chunk, int) and 0 < chunk <= AUDIO.frame_bytes for chunk in received[2:-1])
-    assert len(received) > 3
-    assert received[-1] == {"type": "turn_done", "index": index}
+    for got in run(clips()):
+        assert got.texts()[0] == {"type": "ready", "accept": AUDIO.encoding}
+        assert_speech(Received(got.items[1:]), CONFIG.protocol.tts_turn_index)
 
 
-def test_conversation_waits_for_end_of_utterance_and_carries_the_turn_index_back(server: int) -> None:
-    async def exchange() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        async with connect(f"ws://127.0.0.1:{server}") as ws:
+def test_conversation_answers_each_turn_after_end_of_utterance_with_its_index_at_once(
+    server: KitServer,
+) -> None:
+    async def conversations() -> list[Received]:
+        return list(await asyncio.gather(*(converse(server.url) for _ in range(CONCURRENCY))))
+
+    for got in run(conversations()):
+        items = got.items[1:]
+        done = [
+            i for i, (_, item) in enumerate(items) if isinstance(item, dict) and item["type"] == "turn_done"
+        ]
+        assert_speech(Received(items[: done[0] + 1]), 0)
+        assert_speech(Received(items[done[0] + 1 :]), 1)
+
+
+def test_a_thinking_model_does_not_hold_up_another_connections_handshake(
+    one_second_server: KitServer,
+) -> None:
+    async def measure() -> float:
+        async with connect(one_second_server.url) as busy:
+            await busy.send(hello("asr"))
+            await busy.recv()
+            await busy.send(json.dumps({"type": "end_of_utterance"}))  # the model now thinks for a second
+            await asyncio.sleep(0.1)
+            started = time.monotonic()
+            async with connect(one_second_server.url) as other:
+                await other.send(hello("asr"))
+                assert json.loads(await asyncio.wait_for(other.recv(), timeout=WAIT_S))["type"] == "ready"
+                handshake = time.monotonic() - started
+            assert json.loads(await asyncio.wait_for(busy.recv(), timeout=WAIT_S))["type"] == "transcript"
+            return handshake
+
+    # Generous: a blocked event loop makes this the model's whole second.
+    assert run(measure()) < 0.5
+
+
+def test_speaking_arrives_as_the_first_audio_is_produced(one_second_server: KitServer) -> None:
+    before = len(one_second_server.trace_ns())
+    got = run(synthesise(one_second_server.url))
+    produced = one_second_server.trace_ns()[before:]
+    assert len(produced) == 1
+    speaking = got.first("speaking")
+    # The server's own trace and this client read the same monotonic clock (CLOCK_MONOTONIC on Linux).
+    assert 0 <= speaking - produced[0] < SPEAKING_WITHIN_NS, (speaking - produced[0]) / 1e6
+    assert got.first("turn_done") - speaking > SPEAKING_WITHIN_NS  # speech streamed, not batched at the end
+
+
+def test_conversation_yields_within_the_threshold_and_sends_one_turn_done(
+    one_second_server: KitServer,
+) -> None:
+    async def interrupted() -> tuple[Received, int]:
+        got = Received()
+        async with connect(one_second_server.url) as ws:
             await ws.send(hello("e2e"))
-            await text_frames(ws, 1)
-            turn = {"type": "turn", "index": TURN.index, "text": TURN.text, "expect_interruption": False}
-            await ws.send(json.dumps(turn))
-            with pytest.raises(TimeoutError):
-                await asyncio.wait_for(ws.recv(), timeout=0.3)  # nothing may be said during the turn
+            await receive_until(ws, got, "ready")
+            await play_turn(ws, TURN.index)
             await ws.send(json.dumps({"type": "end_of_utterance"}))
-            answer = await text_frames(ws, 2)
+            await receive_until(ws, got, "speaking")
+            for _ in range(2):  # let it speak a little
+                assert isinstance(await receive(ws, got), int)
+            barged = time.monotonic_ns()
             await ws.send(json.dumps({"type": "barge_in", "index": TURN.index}))
-            yielded = await text_frames(ws, 1)
-            return answer, yielded
+            await receive_until(ws, got, "turn_done")
+            # A barge_in for a turn already finished stops nothing and sends nothing.
+            await ws.send(json.dumps({"type": "barge_in", "index": TURN.index}))
+            await assert_quiet(ws)
+        return got, barged
 
-    answer, yielded = run(exchange())
-    assert answer == [{"type": "speaking", "index": TURN.index}, {"type": "turn_done", "index": TURN.index}]
-    assert yielded == [{"type": "turn_done", "index": TURN.index}]
+    before = len(one_second_server.trace_ns())
+    got, barged = run(interrupted())
+    produced = one_second_server.trace_ns()[before:]
+    assert 0 <= got.first("speaking") - produced[0] < SPEAKING_WITHIN_NS
+    turn_done = got.first("turn_done")
+    assert turn_done - barged < YIELD_WITHIN_NS, (turn_done - barged) / 1e6
+    # At most the frame already on the wire when barge_in arrived.
+    assert len(got.audio_between(barged, turn_done)) <= 1
+    assert [t for t in got.texts() if t["type"] == "turn_done"] == [
+        {"type": "turn_done", "index": TURN.index}
+    ]
+
+
+HELLO_ASR = hello("asr")
+MALFORMED: list[tuple[str, list[str | bytes]]] = [
+    ("text that is not JSON", ["debug: hello?"]),
+    ("a JSON array", ["[]"]),
+    ("JSON null", ["null"]),
+    ("an object with no type", ['{"pillar": "asr"}']),
+    ("a type that is not a string", ['{"type": 7}']),
+    ("an unknown type", ['{"type": "goodbye"}']),
+    ("end_of_utterance before hello", ['{"type": "end_of_utterance"}']),
+    ("audio before hello", [FRAME]),
+    ("a frame the endpoint sends, sent to it", ['{"type": "ready", "accept": "x"}']),
+    ("hello for an unknown pillar", [hello("vision")]),
+    ("hello with a number for a pillar", ['{"type": "hello", "pillar": 3}']),
+    ("speech hello without text", [hello("tts")]),
+    ("a second hello", [HELLO_ASR, HELLO_ASR]),
+    ("a turn on the recognition pillar", [HELLO_ASR, '{"type": "turn", "index": 0, "text": "x"}']),
+    ("a turn without an index", [hello("e2e"), '{"type": "turn", "text": "x"}']),
+    ("a barge_in with a string index", [hello("e2e"), '{"type": "barge_in", "index": "2"}']),
+    ("a barge_in with a boolean index", [hello("e2e"), '{"type": "barge_in", "index": true}']),
+    ("end_of_utterance before any turn", [hello("e2e"), '{"type": "end_of_utterance"}']),
+]
+
+
+@pytest.mark.parametrize(("case", "frames"), MALFORMED, ids=[case for case, _ in MALFORMED])
+def test_malformed_frames_get_a_log_line_and_a_close_code_and_the_server_carries_on(
+    server: KitServer, case: str, frames: list[str | bytes]
+) -> None:
+    async def send_bad() -> tuple[int | None, list[Any]]:
+        received: list[Any] = []
+        async with connect(server.url) as ws:
+            for frame in frames:
+                await ws.send(frame)
+            try:
+                while True:
+                    received.append(await asyncio.wait_for(ws.recv(), timeout=WAIT_S))
+            except ConnectionClosed:
+                pass
+            return ws.close_code, received
+
+    lines_before = server.log().count("\n")
+    code, received = run(send_bad())
+    assert code == KIT.close_codes.bad_frame
+    assert all(json.loads(text)["type"] == "ready" for text in received), received  # no text but ready
+    assert server.log().count("\n") > lines_before
+    assert server.process.poll() is None
+    assert run(recognise(server.url, "asr")).texts()[-1]["type"] == "transcript"
+
+
+def test_a_message_over_the_limit_is_closed_with_its_code(server: KitServer) -> None:
+    async def send_big() -> int | None:
+        async with connect(server.url, max_size=None) as ws:
+            await ws.send(HELLO_ASR)
+            await ws.recv()
+            await ws.send(bytes(KIT.limits.max_message_bytes + 2))
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), timeout=WAIT_S)
+            return ws.close_code
+
+    assert run(send_big()) == KIT.close_codes.too_large
+    assert server.process.poll() is None
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_with_a_secret_only_its_path_is_served(language: str, tmp_path: Path) -> None:
+    secret = "s3cret-path"
+    with kit_server(language, tmp_path, env={"SECRET": secret}) as running:
+        with pytest.raises(InvalidStatus):
+            run(recognise(f"ws://127.0.0.1:{running.port}/wrong", "asr"))
+        with pytest.raises(InvalidStatus):
+            run(recognise(f"ws://127.0.0.1:{running.port}/", "asr"))
+        assert run(recognise(running.url, "asr")).texts()[-1]["type"] == "transcript"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_sigterm_lets_the_clip_under_way_finish_then_exits_cleanly(language: str, tmp_path: Path) -> None:
+    with kit_server(language, tmp_path, env={"STUB_DELAY_S": "1"}) as running:
+
+        async def clip_across_shutdown() -> str:
+            async with connect(running.url) as ws:
+                await ws.send(hello("asr"))
+                await ws.recv()
+                await ws.send(json.dumps({"type": "end_of_utterance"}))
+                await asyncio.sleep(0.2)
+                running.process.send_signal(signal.SIGTERM)  # while the model thinks
+                return str(json.loads(await asyncio.wait_for(ws.recv(), timeout=WAIT_S))["type"])
+
+        assert run(clip_across_shutdown()) == "transcript"
+        assert running.process.wait(timeout=WAIT_S) == 0
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_serves_wss_with_cert_and_key(language: str, tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            *(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=127.0.0.1",
+            ),
+            *("-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    context = ssl.create_default_context(cafile=str(cert))
+    with kit_server(language, tmp_path, args=("--cert", str(cert), "--key", str(key))) as running:
+
+        async def over_tls() -> str:
+            async with connect(f"wss://127.0.0.1:{running.port}/", ssl=context) as ws:
+                await ws.send(hello("asr"))
+                return str(json.loads(await asyncio.wait_for(ws.recv(), timeout=WAIT_S))["type"])
+
+        assert run(over_tls()) == "ready"

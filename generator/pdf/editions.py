@@ -1,0 +1,64 @@
+"""What is printed, per edition: the documents of an issue and the few words the print template needs.
+
+A new edition (the Chinese one) is one more `Edition` in `EDITIONS`: its pages come from the same render,
+its words from here, its type from the same print stylesheet (chosen by `lang`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Document:
+    """One PDF of an issue: `slug` names the file, `pages` are rendered Markdown outputs in print order."""
+
+    slug: str
+    title: str
+    pages: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Edition:
+    code: str
+    lang: str
+    # Rendered-page names of this edition are `prefix + name` (the English edition sits at the site root).
+    prefix: str
+    contents: str
+    page_word: str
+    of_word: str
+    issued_word: str
+    protocol_word: str
+    scoring_word: str
+    web_note: str
+    documents: tuple[Document, ...]
+
+    def filename(self, document: Document, issued: str) -> str:
+        suffix = "" if self.code == "en" else f"-{self.code}"
+        return f"cvb-{document.slug}{suffix}-{issued}.pdf"
+
+
+_GUIDE = "index.md"
+_INTEGRATION = "integration.md"
+_METHODOLOGY = "methodology.md"
+
+ENGLISH = Edition(
+    code="en",
+    lang="en",
+    prefix="",
+    contents="Contents",
+    page_word="Page",
+    of_word="of",
+    issued_word="Issued",
+    protocol_word="protocol",
+    scoring_word="scoring version",
+    web_note="The web edition of this page, with the interactive editor, is at",
+    documents=(
+        Document("entrant-guide", "Entrant's guide", (_GUIDE,)),
+        Document("integration", "Integration", (_INTEGRATION,)),
+        Document("methodology", "Methodology", (_METHODOLOGY,)),
+        Document("book", "The entrant's book", (_GUIDE, _INTEGRATION, _METHODOLOGY)),
+    ),
+)
+
+EDITIONS: tuple[Edition, ...] = (ENGLISH,)

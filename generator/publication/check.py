@@ -1,0 +1,284 @@
+"""Every published number against the config: pages, PDFs, the kit, example frames, the wheel and its rules.
+
+Each family is one function from (what is published, what the config gives) to drifts, so families can be
+added without touching the others. The expected side is rendered from the config with every tracked value
+bracketed with its keys; the published side is read from a folder or a URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html as html_lib
+import io
+import json
+import re
+import subprocess
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import scorer_bridge
+from generator.build import Rendered, render_all
+from generator.config import Config
+from generator.pages.frames import frame_problems
+from generator.paths import Layout
+from generator.pdf.editions import EDITIONS
+from generator.pdf.html import markdown_html, site_address
+from generator.pdf.issue import PDF_FOLDER, PrintJob, compose, download_rows, pdf_cache, render_for_print
+from generator.pdf.printer import print_cached
+from generator.publication.sources import Folder, Published, html_text
+from generator.publication.tokens import Drift, Token, drifts, keyed_tokens, plain_tokens, transfer_keys
+from generator.rules_export import scoring_rules_json
+
+KIT_FILES = {"python_server": "assets/kit/server.py", "node_server": "assets/kit/server.mjs"}
+MANIFEST = "assets/wheels/manifest.json"
+
+
+@dataclass(frozen=True)
+class ExpectedPdf:
+    job: PrintJob
+    data: bytes
+    keyed: list[Token]
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the config says the site publishes, with each number's keys."""
+
+    config: Config
+    pages: dict[str, str]  # rendered Markdown with keyed brackets
+    kit: dict[str, str]
+    pdfs: list[ExpectedPdf]
+    wheel: scorer_bridge.ScorerWheel
+
+
+def expected(layout: Layout, *, config_dir: Path | None = None) -> Expected:
+    from generator.pdf.issue import PrintedPdf, print_jobs
+
+    jobs = print_jobs(layout, config_dir=config_dir)
+    pdfs: list[ExpectedPdf] = []
+    printed: list[PrintedPdf] = []
+    keyed_docs: dict[tuple[str, str], list[Token]] = {}
+    for edition in EDITIONS:
+        marked = render_for_print(layout, edition, config_dir=config_dir, keys=True)
+        for document in edition.documents:
+            keyed_docs[edition.code, document.slug] = keyed_tokens(
+                html_text(compose(layout, marked, edition, document))
+            )
+    for job in jobs:
+        data = print_cached(job.html, cache=pdf_cache(layout)).data
+        printed.append(PrintedPdf(job.filename, data))
+        pdfs.append(ExpectedPdf(job, data, keyed_docs[job.edition.code, job.document.slug]))
+    rendered: Rendered = render_all(
+        layout, config_dir=config_dir, mark=True, keys=True, issue_pdfs=download_rows(printed)
+    )
+    assert rendered.wheel is not None
+    return Expected(rendered.config, rendered.pages, rendered.kit, pdfs, rendered.wheel)
+
+
+def page_path(page: str) -> str:
+    """The path a rendered page is served at, relative to the site root (directory URLs)."""
+    return site_address(page, "").lstrip("/")
+
+
+def check_pages(published: Published, exp: Expected) -> Iterator[Drift]:
+    for page, markdown_text in exp.pages.items():
+        where = f"page /{page_path(page)}"
+        data = published.read(page_path(page))
+        if data is None:
+            yield Drift(where, "the page itself", "(missing)", page, "(the build's page list)")
+            continue
+        html, _ = markdown_html(markdown_text, anchor_prefix="")
+        want = keyed_tokens(html_text(html))
+        got = plain_tokens(html_text(data.decode("utf-8"), article_only=True))
+        yield from drifts(got, want, where=where)
+
+
+_FOOTER = re.compile(r"^\s*\S+ \d+ \S+ \d+\s*$")
+_LEADER_PAGE = re.compile(r"(?:\. ?){2,}[\s\d]*$")
+
+
+def pdf_text(data: bytes) -> str:
+    """pdftotext's text without what only paginates (page footers, page numbers of the contents)."""
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as handle:
+        handle.write(data)
+        handle.flush()
+        text = subprocess.run(
+            ["pdftotext", "-enc", "UTF-8", handle.name, "-"], capture_output=True, check=True
+        ).stdout.decode("utf-8")
+    lines = [line for line in text.splitlines() if not _FOOTER.match(line)]
+    return "\n".join(_LEADER_PAGE.sub("", line) for line in lines)
+
+
+def check_pdfs(published: Published, exp: Expected) -> Iterator[Drift]:
+    if isinstance(published, Folder):
+        # A folder can be listed (a URL cannot): a PDF of another issue left beside these is reported too.
+        current = {pdf.job.filename for pdf in exp.pdfs}
+        issued = exp.config.platform.issues[-1].issued.isoformat()
+        for extra in sorted((published.root / PDF_FOLDER).glob("*.pdf")):
+            if extra.name not in current:
+                yield Drift(
+                    f"PDF {extra.name}",
+                    "a PDF that is not of the issue in force",
+                    extra.name,
+                    issued,
+                    "platform.issues[-1].issued",
+                )
+    for pdf in exp.pdfs:
+        name = pdf.job.filename
+        where = f"PDF {name}"
+        data = published.read(f"{PDF_FOLDER}/{name}")
+        if data is None:
+            issued = exp.config.platform.issues[-1].issued.isoformat()
+            yield Drift(
+                where, "the PDF of the issue in force", "(missing)", issued, "platform.issues[-1].issued"
+            )
+            continue
+        if hashlib.sha256(data).digest() == hashlib.sha256(pdf.data).digest():
+            continue
+        want = transfer_keys(plain_tokens(pdf_text(pdf.data)), pdf.keyed)
+        found = list(drifts(plain_tokens(pdf_text(data)), want, where=where))
+        yield from found
+        if not found:
+            yield Drift(
+                where,
+                "bytes differ though every number agrees",
+                hashlib.sha256(data).hexdigest(),
+                hashlib.sha256(pdf.data).hexdigest(),
+                "(rebuild the PDFs: make site)",
+            )
+
+
+def check_kit(published: Published, exp: Expected) -> Iterator[Drift]:
+    for name, path in KIT_FILES.items():
+        data = published.read(path)
+        where = f"kit /{path}"
+        if data is None:
+            yield Drift(where, "the starter-kit file", "(missing)", path, "(the build's kit)")
+            continue
+        yield from drifts(plain_tokens(data.decode("utf-8")), keyed_tokens(exp.kit[name]), where=where)
+
+
+# Code blocks inside list items lose their language class, so every <pre> is tried as JSON.
+_JSON_BLOCK = re.compile(r"<pre[^>]*>(.*?)</pre>", re.DOTALL)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def published_frames(html: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, match in enumerate(_JSON_BLOCK.finditer(html), start=1):
+        text = html_lib.unescape(_TAGS.sub("", match.group(1)))
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("type"), str):
+            yield number, value
+
+
+def check_frames(published: Published, exp: Expected) -> Iterator[Drift]:
+    """Each example frame on a page conforms to its schema (frames.yaml) for at least one of its pillars."""
+    frames = exp.config.frames.root
+    for page in exp.pages:
+        data = published.read(page_path(page))
+        if data is None:
+            continue
+        for number, frame in published_frames(data.decode("utf-8")):
+            kind = frame["type"]
+            where = f"page /{page_path(page)}, example frame {number} ({kind})"
+            schema = frames.get(kind)
+            if schema is None:
+                yield Drift(where, "a frame type the schemas do not define", kind, "", "frames")
+                continue
+            attempts = [
+                frame_problems(schema.fields, frame, pillar=pillar, where=kind) for pillar in schema.pillars
+            ]
+            best = min(attempts, key=len)
+            for problem in best:
+                field = re.search(r"field '([^']+)'", problem)
+                key = f"frames.{kind}.fields.{field.group(1)}" if field else f"frames.{kind}"
+                shown = json.dumps(frame.get(field.group(1)) if field else frame, ensure_ascii=False)
+                yield Drift(where, problem, shown, "a value of the type the schema names", key)
+
+
+def check_wheel(published: Published, exp: Expected) -> Iterator[Drift]:
+    """The wheel the editor loads is the wheel the server installs, and carries the config's scoring rules."""
+    server = exp.wheel
+    raw = published.read(MANIFEST)
+    if raw is None:
+        yield Drift(
+            f"/{MANIFEST}", "the editor's wheel manifest", "(missing)", server.path.name, "(build/wheels)"
+        )
+        return
+    manifest = json.loads(raw)
+    name = manifest["scorer"]
+    where = f"editor wheel /assets/wheels/{name}"
+    data = published.read(f"assets/wheels/{name}")
+    if data is None:
+        yield Drift(where, "the wheel the manifest names", "(missing)", server.path.name, "(build/wheels)")
+        return
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != manifest["sha256"]:
+        yield Drift(
+            where, "the manifest's sha256 of the wheel", manifest["sha256"], digest, "(the wheel's bytes)"
+        )
+    if digest != server.sha256:
+        yield Drift(
+            where,
+            "sha256 of the wheel the editor loads",
+            digest,
+            server.sha256,
+            "the wheel the server installs",
+        )
+    yield from check_rules(data, exp.config, where=where)
+
+
+def _leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+def check_rules(wheel: bytes, config: Config, *, where: str) -> Iterator[Drift]:
+    with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+        try:
+            carried = json.loads(archive.read(scorer_bridge.PACKAGED_RULES))
+        except KeyError:
+            yield Drift(
+                where, "the scoring rules it carries", "(none)", scorer_bridge.PACKAGED_RULES, "scoring"
+            )
+            return
+    want = dict(_leaves(json.loads(scoring_rules_json(config))))
+    got = dict(_leaves(carried))
+    for path in sorted(set(want) | set(got)):
+        if want.get(path) != got.get(path):
+            yield Drift(
+                where,
+                f"scoring rules carried by the wheel, {path}",
+                json.dumps(got.get(path)),
+                json.dumps(want.get(path)),
+                f"scoring rules: {path}",
+            )
+
+
+FAMILIES: tuple[Callable[[Published, Expected], Iterator[Drift]], ...] = (
+    check_pages,
+    check_pdfs,
+    check_kit,
+    check_frames,
+    check_wheel,
+)
+
+
+def publication_drifts(
+    layout: Layout, published: Published, *, config_dir: Path | None = None
+) -> list[Drift]:
+    exp = expected(layout, config_dir=config_dir)
+    return [drift for family in FAMILIES for drift in family(published, exp)]

@@ -1,0 +1,195 @@
+"""`cvb check` against a built or published site: each planted drift is reported with the key it drifted from,
+whether the site is read from a folder or over HTTP (a loopback http.server)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import io
+import json
+import shutil
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from generator.build import build_site
+from generator.cli import main
+from generator.config import load_config
+from generator.paths import Layout
+from generator.pdf.issue import build_issue_pdfs
+from generator.publication.check import publication_drifts
+from generator.publication.sources import Folder, Url
+from generator.publication.tokens import Drift
+from tests.generator.conftest import project_copy
+
+LAYOUT = Layout()
+CONFIG = load_config(LAYOUT.config)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("publication")]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("built") / "site"
+    build_site(LAYOUT, out=out)
+    return out
+
+
+@pytest.fixture
+def site(built: Path, tmp_path: Path) -> Path:
+    """A copy of the build to plant drifts in; the large runtime files are shared, not copied."""
+    copy = tmp_path / "site"
+    shutil.copytree(built, copy, ignore=shutil.ignore_patterns("pyodide"))
+    (copy / "assets" / "pyodide").symlink_to(built / "assets" / "pyodide")
+    return copy
+
+
+def drifts_of(site: Path) -> list[Drift]:
+    return publication_drifts(LAYOUT, Folder(site))
+
+
+def keys_of(drifts: list[Drift]) -> set[str]:
+    return {key.strip() for d in drifts for key in d.key.split(",")}
+
+
+def test_a_fresh_build_matches_the_config(built: Path) -> None:
+    assert drifts_of(built) == []
+
+
+def test_a_hand_edited_number_in_a_built_page(site: Path) -> None:
+    floor = CONFIG.protocol.deadline.floor_ms
+    page = site / "integration" / "index.html"
+    text = page.read_text(encoding="utf-8")
+    assert f"max({floor}," in text
+    page.write_text(text.replace(f"max({floor},", f"max({floor + 500},", 1), encoding="utf-8")
+    found = drifts_of(site)
+    assert [(d.where, d.published, d.expected) for d in found] == [
+        ("page /integration/", str(floor + 500), str(floor))
+    ]
+    assert "protocol.deadline.floor_ms" in keys_of(found)
+
+
+def test_a_stale_pdf_from_an_earlier_config(site: Path, tmp_path: Path) -> None:
+    (tmp_path / "earlier").mkdir()
+    earlier = project_copy(tmp_path / "earlier")
+    floor = CONFIG.protocol.deadline.floor_ms
+    protocol = earlier.config / "protocol.yaml"
+    protocol.write_text(
+        protocol.read_text(encoding="utf-8").replace(f"floor_ms: {floor}", f"floor_ms: {floor + 1000}"),
+        encoding="utf-8",
+    )
+    stale = build_issue_pdfs(earlier, tmp_path / "stale")
+    guide = next(a for a in stale if "entrant-guide" in a.name)
+    shutil.copy2(guide.path, site / "pdf" / guide.name)
+    found = drifts_of(site)
+    assert found and {d.where for d in found} == {f"PDF {guide.name}"}
+    assert any(d.published == str(floor + 1000) and d.expected == str(floor) for d in found), found
+    assert "protocol.deadline.floor_ms" in keys_of(found)
+
+
+def test_a_kit_whose_frame_size_differs(site: Path) -> None:
+    frame = CONFIG.protocol.audio.frame_bytes
+    kit = site / "assets" / "kit" / "server.py"
+    kit.write_text(
+        kit.read_text(encoding="utf-8").replace(f"FRAME_BYTES = {frame}", f"FRAME_BYTES = {frame * 2}"),
+        encoding="utf-8",
+    )
+    found = drifts_of(site)
+    assert [(d.where, d.published, d.expected) for d in found] == [
+        ("kit /assets/kit/server.py", str(frame * 2), str(frame))
+    ]
+    assert "protocol.audio.frame_bytes" in keys_of(found)
+
+
+def test_an_example_frame_that_breaks_its_schema(site: Path) -> None:
+    page = site / "integration" / "index.html"
+    text = page.read_text(encoding="utf-8")
+    deadline = '<span class="nt">"deadline_ms"</span><span class="p">:</span><span class="mi">'
+    start = text.index(deadline) + len(deadline)
+    end = text.index("</span>", start)
+    number = text[start:end]
+    page.write_text(text[:start] + f"&quot;{number}&quot;" + text[end:], encoding="utf-8")
+    found = drifts_of(site)
+    schema = [d for d in found if "example frame" in d.where]
+    assert [d.key for d in schema] == ["frames.hello.fields.deadline_ms"], found
+    assert schema[0].published == json.dumps(number)
+
+
+def _wheel_with(data: bytes, rules_edit: dict[str, object]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            content = source.read(item)
+            if item.filename == "cvb_scorer/scoring_rules.json":
+                rules = json.loads(content)
+                rules.update(rules_edit)
+                content = json.dumps(rules).encode("utf-8")
+            target.writestr(item, content)
+    return out.getvalue()
+
+
+def test_an_editor_wheel_that_differs_from_the_servers(site: Path) -> None:
+    manifest_path = site / "assets" / "wheels" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    wheel = site / "assets" / "wheels" / manifest["scorer"]
+    rules = json.loads(zipfile.ZipFile(wheel).read("cvb_scorer/scoring_rules.json"))
+    first = next(iter(rules))
+    wheel.write_bytes(_wheel_with(wheel.read_bytes(), {first: "edited"}))
+    # The manifest is made consistent, so only the server's wheel can tell.
+    manifest["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    found = drifts_of(site)
+    assert any(d.key == "the wheel the server installs" for d in found), found
+    assert any(
+        d.key == f"scoring rules: {first}" or d.key.startswith(f"scoring rules: {first}") for d in found
+    )
+
+
+@pytest.fixture
+def served(site: Path) -> Iterator[tuple[Path, str]]:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield site, f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_a_published_site_read_over_http(
+    served: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, url = served
+    assert publication_drifts(LAYOUT, Url(url)) == []
+    frame = CONFIG.protocol.audio.frame_bytes
+    kit = site / "assets" / "kit" / "server.mjs"
+    text = kit.read_text(encoding="utf-8")
+    assert str(frame) in text
+    kit.write_text(text.replace(str(frame), str(frame + 1), 1), encoding="utf-8")
+    assert main(["check", "--site", url]) == 1
+    report = capsys.readouterr().err
+    assert "kit /assets/kit/server.mjs" in report
+    assert f"published: {frame + 1}" in report and f"config:    {frame}" in report
+    assert "protocol.audio.frame_bytes" in report
+
+
+def test_a_pdf_of_another_issue_left_in_the_folder_is_reported(site: Path) -> None:
+    current = next((site / "pdf").glob("cvb-book-*.pdf"))
+    old = site / "pdf" / "cvb-book-2020-01-01.pdf"
+    shutil.copy2(current, old)
+    found = drifts_of(site)
+    assert [(d.where, d.key) for d in found] == [(f"PDF {old.name}", "platform.issues[-1].issued")]
+
+
+@pytest.mark.parametrize("where", ["http://127.0.0.1:9/", "/nonexistent/site/folder"])
+def test_an_unreadable_site_gets_a_sentence(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--site", where]) == 2
+    err = capsys.readouterr().err
+    assert "cvb check:" in err and "Traceback" not in err
+    assert ("could not be reached" in err) if where.startswith("http") else ("holds no built site" in err)

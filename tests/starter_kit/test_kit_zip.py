@@ -1,0 +1,100 @@
+"""The kit zip the site offers: the same bytes on every build, every file the pages promise, the pins the
+project tests with, and room for the connection-test client's files without letting them replace the kit's."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from generator.build import render_all
+from generator.paths import Layout
+from starter_kit.kit import KIT_FILES, kit_contents, kit_zip
+from tests.starter_kit.kit_process import KIT, rendered
+
+LAYOUT = Layout()
+
+
+def test_two_builds_give_byte_identical_zips() -> None:
+    assert render_all(LAYOUT).kit_zip == rendered().kit_zip
+    # Another process has another string-hash seed: nothing in the zip may depend on set or dict order.
+    script = "import hashlib; from generator.build import render_all; from generator.paths import Layout; "
+    script += "print(hashlib.sha256(render_all(Layout()).kit_zip).hexdigest())"
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert done.stdout.strip() == hashlib.sha256(rendered().kit_zip).hexdigest()
+
+
+def test_the_zip_holds_the_rendered_kit_sorted_with_fixed_times_and_modes() -> None:
+    with zipfile.ZipFile(io.BytesIO(rendered().kit_zip)) as archive:
+        infos = archive.infolist()
+        assert [i.filename for i in infos] == sorted(KIT_FILES)
+        assert {i.filename: archive.read(i).decode() for i in infos} == rendered().kit
+    assert {(i.date_time, i.external_attr >> 16) for i in infos} == {((1980, 1, 1, 0, 0, 0), 0o100644)}
+
+
+def test_the_page_states_the_zips_real_size_and_sha256() -> None:
+    download = rendered().fragments.kit_download
+    data = rendered().kit_zip
+    assert (download.sha256.text, download.size_bytes.value) == (hashlib.sha256(data).hexdigest(), len(data))
+    page = rendered().pages["integration.md"]
+    assert download.sha256.text in page and f"assets/kit/{KIT.zip_name}" in page
+
+
+def test_extra_files_join_the_zip_but_cannot_replace_a_kit_file() -> None:
+    kit = {"server.py": "print()\n"}
+    files = kit_contents(kit, {"connection_test/client.py": b"# client\n"})
+    with zipfile.ZipFile(io.BytesIO(kit_zip(files))) as archive:
+        assert archive.namelist() == ["connection_test/client.py", "server.py"]
+    with pytest.raises(ValueError, match=r"already has a file server\.py"):
+        kit_contents(kit, {"server.py": b""})
+
+
+def test_the_kit_pins_the_versions_the_project_tests_it_with() -> None:
+    package = json.loads((LAYOUT.root / "package.json").read_text(encoding="utf-8"))
+    assert package["dependencies"]["ws"] == KIT.pins.ws
+    requirements = (LAYOUT.root / "requirements" / "test.txt").read_text(encoding="utf-8")
+    assert re.search(rf"^websockets=={re.escape(KIT.pins.websockets)}$", requirements, re.MULTILINE)
+    kit = rendered().kit
+    assert json.loads(kit["package.json"])["dependencies"] == {"ws": KIT.pins.ws}
+    assert f"websockets=={KIT.pins.websockets}" in kit["requirements.txt"].splitlines()
+
+
+def test_the_dockerfile_copies_only_files_the_zip_holds() -> None:
+    copied = re.findall(r"^COPY (\S+) \.$", rendered().kit["Dockerfile"], re.MULTILINE)
+    assert copied and set(copied) <= set(KIT_FILES)
+
+
+def test_the_python_server_passes_the_projects_lint_and_format_and_node_parses_the_node_server(
+    tmp_path: Path,
+) -> None:
+    kit = rendered().kit
+    (tmp_path / "server.py").write_text(kit["server.py"], encoding="utf-8")
+    (tmp_path / "server.mjs").write_text(kit["server.mjs"], encoding="utf-8")
+    ruff = [str(LAYOUT.root / ".venv" / "bin" / "ruff")]
+    settings = ["--config", str(LAYOUT.root / "pyproject.toml")]
+    for command in (
+        [*ruff, "check", *settings, "server.py"],
+        [*ruff, "format", "--check", *settings, "server.py"],
+    ):
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run(
+        ["node", "--check", "server.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
