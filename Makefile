@@ -37,11 +37,8 @@ serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot
 bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/python bench/scorer.py
 	$(BIN)/python bench/editor.py
-<<<<<<< HEAD
 	$(BIN)/python bench/review.py
-=======
 	$(BIN)/python bench/kit.py
->>>>>>> kit-servers
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
