@@ -39,6 +39,7 @@ bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/python bench/editor.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/kit.py
+	$(BIN)/python bench/connection_test.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -3,6 +3,7 @@ project tests with, and room for the connection-test client's files without lett
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import io
 import json
@@ -18,6 +19,7 @@ import pytest
 from generator.build import render_all
 from generator.paths import Layout
 from starter_kit.connection_test.bundle import MissingClipsError
+from starter_kit.connection_test.cli import add_arguments
 from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_zip
 from tests.starter_kit.kit_process import CONFIG, KIT, rendered
 
@@ -129,3 +131,23 @@ def test_the_python_server_passes_the_projects_lint_and_format_and_node_parses_t
         ["node", "--check", "server.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_every_connection_test_option_the_readme_and_the_page_name_is_one_the_client_takes() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser, default_concurrency=None)
+    options = {option for action in parser._actions for option in action.option_strings}
+    readme = rendered().kit["README.md"]
+    page = rendered().pages["integration.md"]
+    assert "python connection_test.py" in readme and "python connection_test.py" in page
+    for text in (readme, page[page.index("connection_test.py") :]):
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", text)) - {
+            "--cert",
+            "--key",
+            "--target",
+            "--rm",
+            "--from",
+            "--to",
+            "--standalone",
+        }
+        assert named and named <= options, named - options
