@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from generator.build import render_all
 from generator.frame_schemas import frame_schemas
 from generator.pages.frames import example_frames
-from starter_kit.protocol import schema as kit_schema
 from generator.paths import Layout
+from starter_kit.protocol import schema as kit_schema
 from tests.starter_kit.protocol_support import CONFIG
 
 SCHEMAS = frame_schemas(CONFIG)
