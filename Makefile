@@ -28,18 +28,19 @@ test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc
 	$(BIN)/cvb check
 	$(BIN)/pytest -n 2 --dist loadgroup
 
-check: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide
+check: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide clips
 	$(BIN)/cvb check
 
-serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot
+serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot clips
 	$(BIN)/cvb serve
 
-bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
+bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/python bench/scorer.py
 	$(BIN)/python bench/editor.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/align_memory.py
 	$(BIN)/python bench/kit.py
+	$(BIN)/python bench/connection_test.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -24,7 +24,15 @@ from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
-from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_download, kit_values, kit_zip
+from starter_kit.kit import (
+    CONNECTION_TEST_SECTION,
+    KIT_FILES,
+    connection_test_files,
+    kit_contents,
+    kit_download,
+    kit_values,
+    kit_zip,
+)
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
@@ -61,7 +69,7 @@ def render_all(
     kit = render_kit(env, config)
     # The zip holds the plain rendering even when the check brackets tracked values in `kit`.
     plain = kit if not mark else render_kit(environment(layout.template_dirs(), mark=False), config)
-    kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config)))
+    kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config, clips=layout.clips)))
     # The client's constants are checked like every kit file; the zip already holds their plain copy.
     kit["starter_kit/connection_test/constants.py"] = constants_source(config, mark=mark)
     sample = scorer_bridge.editor_sample(layout.editor_examples)
@@ -136,8 +144,9 @@ def _render_pages(
 
 
 def render_kit(env: jinja2.Environment, config: Config) -> dict[str, str]:
-    # `connection_test`: the README's paragraph on the connection-test client, once its files join the kit.
-    context = {"cfg": tracked(config), "kit": kit_values(config), "connection_test": None}
+    context: dict[str, Any] = {"cfg": tracked(config), "kit": kit_values(config)}
+    # The README's section on the connection-test client the zip carries beside the servers.
+    context["connection_test"] = render(env, CONNECTION_TEST_SECTION, context).strip()
     return {path: render(env, template, context) for path, template in KIT_FILES.items()}
 
 

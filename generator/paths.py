@@ -45,6 +45,10 @@ class Layout:
         return self.root / "build" / "wheels"
 
     @property
+    def clips(self) -> Path:
+        return self.root / "build" / "clips"
+
+    @property
     def pyodide(self) -> Path:
         return self.root / "build" / "pyodide"
 

@@ -12,9 +12,11 @@ import math
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from generator.config import Config
 from generator.provenance import Num, Text
+from starter_kit.connection_test.bundle import builtin_clip_files, kit_files
 
 # Path inside the zip -> template in starter_kit/templates/. Order is the zip's order after sorting by path.
 KIT_FILES: dict[str, str] = {
@@ -25,6 +27,9 @@ KIT_FILES: dict[str, str] = {
     "Dockerfile": "Dockerfile.j2",
     "README.md": "README.md.j2",
 }
+
+# The kit README's section on the connection test (a template of its own, rendered into README.md).
+CONNECTION_TEST_SECTION = "connection_test.md.j2"
 
 # Every entry carries this time: the earliest a zip can hold, so a rebuild of the same files is the same bytes.
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -95,14 +100,10 @@ def kit_contents(rendered: Mapping[str, str], extra: Mapping[str, bytes] | None 
     return files
 
 
-def connection_test_files(config: Config) -> dict[str, bytes]:
-    """HOOK (issue 9): the connection-test client's files, added to the kit zip beside the servers.
-
-    The client lives in starter_kit/connection_test/ (written in parallel); when it lands, return
-    `starter_kit.connection_test.bundle.kit_files(config)` here. Until then the zip holds the servers only.
-    """
-    del config
-    return {}
+def connection_test_files(config: Config, *, clips: Path) -> dict[str, bytes]:
+    """The connection-test client's files (connection_test.py and its packages) and its built-in clips from
+    `clips` (build/clips/), added to the kit zip beside the servers."""
+    return kit_files(config) | builtin_clip_files(config, clips)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ rendered from the config, runnable with only `websockets` installed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ from generator.render import mark_as_tracked
 from starter_kit.protocol.settings import DeliveryLimits, Failure, Settings
 
 _STARTER_KIT = Path(__file__).resolve().parent.parent
+_SCORER_AUDIO = _STARTER_KIT.parent / "scorer_wasm" / "cvb_scorer" / "audio.py"
 
-# The files the kit carries, relative to starter_kit/. Nothing here may import generator/ or the scorer.
+# The files the kit carries, relative to starter_kit/. Nothing here may import generator/, and of the scorer
+# only cvb_scorer.audio (standard library only), which the kit carries under a package stub of its own.
 SHIPPED = (
     "__init__.py",
     "protocol/__init__.py",
@@ -29,6 +32,10 @@ SHIPPED = (
     "connection_test/report.py",
     "connection_test/cli.py",
 )
+
+# The kit's cvb_scorer is this stub plus audio.py: the scorer's other modules need packages the kit does not.
+SCORER_STUB = '''"""The benchmark scorer's audio measures only (cvb_scorer.audio), as the connection test uses them."""
+'''
 
 ENTRY_POINT = '''\
 """The benchmark's connection test (Python 3.11 or later).
@@ -64,6 +71,8 @@ def settings_from_config(config: Config) -> Settings:
         frame_ms=p.audio.frame_ms,
         frame_bytes=p.audio.frame_bytes,
         wav_header_bytes=p.audio.wav_header_bytes,
+        noise_floor_percentile=p.audio_measures.noise_floor_percentile,
+        digital_silence_min_ms=p.audio_measures.digital_silence_min_ms,
         handshake_timeout_ms=p.handshake_timeout_ms,
         deadline_factor=p.deadline.factor,
         deadline_floor_ms=p.deadline.floor_ms,
@@ -119,5 +128,29 @@ def kit_files(config: Config) -> dict[str, bytes]:
     config and the source tree, so the kit's zip stays byte-identical across rebuilds."""
     files = {f"starter_kit/{name}": (_STARTER_KIT / name).read_bytes() for name in SHIPPED}
     files["starter_kit/connection_test/constants.py"] = constants_source(config).encode("utf-8")
+    files["cvb_scorer/__init__.py"] = SCORER_STUB.encode("utf-8")
+    files["cvb_scorer/audio.py"] = _SCORER_AUDIO.read_bytes()
     files["connection_test.py"] = ENTRY_POINT.encode("utf-8")
+    return files
+
+
+class MissingClipsError(FileNotFoundError):
+    """The built-in clips have not been built; the message says how to build them."""
+
+
+def builtin_clip_files(config: Config, folder: Path) -> dict[str, bytes]:
+    """{path in the kit: bytes} for clips/: the connection test's built-in clips (the shortest, as many as the
+    config's connection test plays) and their clips.json, taken from `folder` as `make clips` wrote it."""
+    index = folder / "clips.json"
+    if not index.is_file():
+        raise MissingClipsError(
+            f"The built-in clips are not in {folder} (no clips.json), and the kit zip carries them; "
+            "run `make clips` first."
+        )
+    entries = json.loads(index.read_text(encoding="utf-8"))
+    chosen = sorted(entries, key=lambda e: (e["seconds"], e["id"]))[: config.protocol.connection_test.clips]
+    listing = json.dumps(chosen, ensure_ascii=False, indent=2) + "\n"
+    files = {"clips/clips.json": listing.encode("utf-8")}
+    for entry in chosen:
+        files[f"clips/{entry['file']}"] = (folder / entry["file"]).read_bytes()
     return files

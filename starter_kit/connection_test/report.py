@@ -42,7 +42,7 @@ def _delivery(v: Verdict) -> str:
     d = v.delivery
     if d is None:
         return ""
-    level = "silent" if d.level_dbfs is None or math.isinf(d.level_dbfs) else f"{d.level_dbfs:.1f} dBFS"
+    level = "silent" if d.level_dbfs is None else f"{d.level_dbfs:.1f} dBFS"
     clipped = "–" if d.clipped_share is None else f"{d.clipped_share:.2%}"
     low, high = d.expected_s
     return (

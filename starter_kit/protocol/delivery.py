@@ -1,59 +1,43 @@
 """Speech delivery checks on the audio a TTS endpoint sent: arrived, plausibly long, audible, unclipped.
 
-The measures come through the small AudioMeasures interface so the scorer's own pure functions
-(cvb_scorer.audio, shared with the browser) can be passed in; PlainMeasures is a stdlib stand-in that the kit
-carries because the kit cannot import the scorer.
+The measures are the scorer's own (cvb_scorer.audio, the functions `cvb audio-stats` and the browser use), so a
+clip's level reads the same in the connection test, on the command line and on the site. The kit carries a copy
+of that one module beside this package. AudioMeasures is the seam: the shell may pass any object with `measure`.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
-import sys
-from array import array
 from dataclasses import dataclass
 from typing import Protocol
+
+from cvb_scorer.audio import AudioError, AudioFormat, AudioStats, MeasureSettings, measure
 
 from starter_kit.protocol.settings import Settings
 
 
 class AudioMeasures(Protocol):
-    def duration_s(self, pcm: bytes, *, sample_rate_hz: int) -> float: ...
-
-    def median_frame_level_dbfs(self, pcm: bytes, *, frame_bytes: int) -> float: ...
-
-    def clipped_share(self, pcm: bytes) -> float: ...
+    def measure(self, pcm: bytes) -> AudioStats:
+        """Every recording measure of non-empty PCM in the protocol's format; AudioError when it cannot be."""
+        ...
 
 
-def _samples(pcm: bytes) -> array[int]:
-    samples = array("h", pcm[: len(pcm) - len(pcm) % 2])
-    if sys.byteorder == "big":
-        samples.byteswap()  # the protocol's PCM is little-endian
-    return samples
+class ScorerMeasures:
+    """cvb_scorer.audio.measure with the protocol's format and the config's thresholds."""
 
+    def __init__(self, settings: Settings) -> None:
+        self.audio = AudioFormat(
+            sample_rate_hz=settings.sample_rate_hz,
+            channels=settings.channels,
+            sample_bits=settings.sample_bits,
+        )
+        self.settings = MeasureSettings(
+            frame_ms=settings.frame_ms,
+            noise_floor_percentile=settings.noise_floor_percentile,
+            digital_silence_min_ms=settings.digital_silence_min_ms,
+        )
 
-class PlainMeasures:
-    """Obvious loops over signed 16-bit little-endian mono PCM."""
-
-    def duration_s(self, pcm: bytes, *, sample_rate_hz: int) -> float:
-        return len(pcm) // 2 / sample_rate_hz
-
-    def median_frame_level_dbfs(self, pcm: bytes, *, frame_bytes: int) -> float:
-        """Median over frames of each frame's RMS level relative to full scale; -inf for digital silence."""
-        levels = []
-        for start in range(0, len(pcm), frame_bytes):
-            samples = _samples(pcm[start : start + frame_bytes])
-            if not samples:
-                continue
-            rms = math.sqrt(sum(s * s for s in samples) / len(samples))
-            levels.append(20 * math.log10(rms / 32768) if rms > 0 else -math.inf)
-        return statistics.median(levels) if levels else -math.inf
-
-    def clipped_share(self, pcm: bytes) -> float:
-        samples = _samples(pcm)
-        if not samples:
-            return 0.0
-        return sum(1 for s in samples if s >= 32767 or s <= -32768) / len(samples)
+    def measure(self, pcm: bytes) -> AudioStats:
+        return measure(pcm, self.audio, self.settings, name="the speech received")
 
 
 @dataclass(frozen=True)
@@ -61,7 +45,7 @@ class Delivery:
     audio_bytes: int
     duration_s: float
     expected_s: tuple[float, float]
-    level_dbfs: float | None
+    level_dbfs: float | None  # None for digital silence, or when nothing was measured
     clipped_share: float | None
     failure: str | None  # a failure code from the catalogue, or None when every check passes
     detail: str = ""  # what was measured against what was allowed, for the failing check
@@ -88,9 +72,11 @@ def check_delivery(pcm: bytes, text: str, *, settings: Settings, measures: Audio
     expected = expected_seconds(text, settings=settings)
     if not pcm:
         return Delivery(0, 0.0, expected, None, None, "no_audio", "turn_done came with no audio before it")
-    duration = measures.duration_s(pcm, sample_rate_hz=settings.sample_rate_hz)
-    level = measures.median_frame_level_dbfs(pcm, frame_bytes=settings.frame_bytes)
-    clipped = measures.clipped_share(pcm)
+    try:
+        stats = measures.measure(pcm)
+    except AudioError as exc:  # not whole samples: the frames themselves were malformed
+        return Delivery(len(pcm), 0.0, expected, None, None, "malformed_audio", str(exc))
+    duration, level, clipped = stats.duration_s, stats.median_level_dbfs, stats.clipped_share
     failure, detail = None, ""
     if not expected[0] <= duration <= expected[1]:
         failure = "implausible_duration"
@@ -98,9 +84,9 @@ def check_delivery(pcm: bytes, text: str, *, settings: Settings, measures: Audio
             f"{duration:.2f} s of speech for {characters} spoken characters; "
             f"{expected[0]:.2f} to {expected[1]:.2f} s expected"
         )
-    elif not limits.min_level_dbfs <= level <= limits.max_level_dbfs:
+    elif level is None or not limits.min_level_dbfs <= level <= limits.max_level_dbfs:
         failure = "level_out_of_range"
-        measured = "digital silence" if math.isinf(level) else f"{level:.1f} dBFS"
+        measured = "digital silence" if level is None else f"{level:.1f} dBFS"
         detail = (
             f"median frame level {measured}; {limits.min_level_dbfs:g} to {limits.max_level_dbfs:g} "
             "dBFS expected"

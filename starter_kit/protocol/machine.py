@@ -18,7 +18,7 @@ from starter_kit.protocol import schema
 from starter_kit.protocol.delivery import (
     AudioMeasures,
     Delivery,
-    PlainMeasures,
+    ScorerMeasures,
     check_delivery,
     expected_seconds,
 )
@@ -78,7 +78,7 @@ class Exchange:
         self.item = item
         self.settings = settings
         self.paced = paced
-        self.measures: AudioMeasures = measures or PlainMeasures()
+        self.measures: AudioMeasures = measures or ScorerMeasures(settings)
         self.state = State.CONNECTING
         self.verdicts: list[Verdict] = []
         self.deadline_ms = settings.deadline_ms(item.clip.duration_ms)

@@ -38,6 +38,9 @@ class Settings:
     frame_ms: int
     frame_bytes: int
     wav_header_bytes: int
+    # The recording measures' thresholds (protocol.audio_measures), passed to cvb_scorer.audio.
+    noise_floor_percentile: float
+    digital_silence_min_ms: int
     handshake_timeout_ms: int
     deadline_factor: float
     deadline_floor_ms: int

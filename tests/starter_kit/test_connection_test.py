@@ -8,8 +8,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
-import os
-import shutil
 import ssl
 import subprocess
 import sys
@@ -22,12 +20,10 @@ import pytest
 import websockets
 from websockets.asyncio.server import ServerConnection, serve
 
-from starter_kit.connection_test.bundle import kit_files
 from starter_kit.connection_test.client import RunResult, UsageError, run_items, tls_for
 from starter_kit.connection_test.report import to_json
 from starter_kit.protocol.machine import PILLARS, Item
 from tests.starter_kit.protocol_support import (
-    CONFIG,
     SETTINGS,
     clip,
     frame,
@@ -332,34 +328,6 @@ def test_a_clip_in_the_wrong_format_is_refused_with_a_sentence(tmp_path: Path) -
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "stereo.wav is 44100 Hz, 2 channel(s)" in done.stderr and "Traceback" not in done.stderr
-
-
-def test_the_kit_copy_runs_with_only_websockets_and_no_project_install(
-    reference_url: str, tmp_path: Path
-) -> None:
-    kit = tmp_path / "kit"
-    for name, data in kit_files(CONFIG).items():
-        (kit / name).parent.mkdir(parents=True, exist_ok=True)
-        (kit / name).write_bytes(data)
-    write_clips(kit / "clips", [0.2, 0.3, 0.25, 0.4])  # the built-in set's place in the kit
-    # Only websockets beside the standard library: no site-packages, no repository on the path.
-    deps = tmp_path / "deps"
-    deps.mkdir()
-    (deps / "websockets").symlink_to(Path(websockets.__file__).parent)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(deps)}
-    command = [sys.executable, "-S", "connection_test.py", reference_url, "--pillar", "all", "--fast", "--json",
-               "--insecure", "--concurrency", "2"]  # fmt: skip
-    done = subprocess.run(command, cwd=kit, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr + done.stdout
-    report = json.loads(done.stdout)
-    # The kit picks the shortest clips, as many as the config's connection test uses.
-    assert (
-        sorted({r["clip_id"] for r in report["results"]})
-        == ["clip0", "clip1", "clip2"][: S.connection_test_clips]
-    )
-    assert kit_files(CONFIG) == kit_files(CONFIG)  # byte-identical across calls
-    assert not any("generator" in name or "bundle" in name for name in kit_files(CONFIG))
-    shutil.rmtree(kit)
 
 
 def test_the_json_report_is_strict_json_even_for_silent_speech(broken_results: dict[str, RunResult]) -> None:

@@ -1,40 +1,15 @@
-"""The delivery measures the kit's copy of the connection test uses, on signals with known answers."""
+"""The speech delivery verdicts, on the scorer's own measures (cvb_scorer.audio, the one implementation the
+connection test, `cvb audio-stats` and the browser share), with signals whose answers are known."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from starter_kit.protocol.delivery import PlainMeasures, check_delivery, expected_seconds
+from starter_kit.protocol.delivery import ScorerMeasures, check_delivery, expected_seconds
 from tests.starter_kit.protocol_support import SETTINGS, TEXT, tone
 
-M = PlainMeasures()
 S = SETTINGS
-
-
-@pytest.mark.parametrize("level", [-40.0, -20.0, -6.0])
-def test_a_sine_s_median_frame_level_is_its_rms_level(level: float) -> None:
-    assert M.median_frame_level_dbfs(tone(1.0, level_dbfs=level), frame_bytes=S.frame_bytes) == pytest.approx(
-        level, abs=0.05
-    )
-
-
-def test_silence_is_minus_infinity_and_a_mostly_silent_clip_takes_the_silence() -> None:
-    assert M.median_frame_level_dbfs(bytes(S.frame_bytes * 5), frame_bytes=S.frame_bytes) == -math.inf
-    mostly_silent = bytes(S.frame_bytes * 3) + tone(0.2)
-    assert M.median_frame_level_dbfs(mostly_silent, frame_bytes=S.frame_bytes) == -math.inf
-
-
-def test_clipped_share_counts_samples_at_either_end_of_the_scale() -> None:
-    top, bottom = (32767).to_bytes(2, "little", signed=True), (-32768).to_bytes(2, "little", signed=True)
-    pcm = top * 3 + bottom + bytes(2 * 6)
-    assert M.clipped_share(pcm) == pytest.approx(0.4)
-    assert M.clipped_share(tone(0.5)) == 0.0
-
-
-def test_duration_counts_whole_samples() -> None:
-    assert M.duration_s(bytes(S.sample_rate_hz * 2), sample_rate_hz=S.sample_rate_hz) == 1.0
+M = ScorerMeasures(S)
 
 
 @pytest.mark.parametrize(
@@ -44,14 +19,34 @@ def test_duration_counts_whole_samples() -> None:
         (b"", "no_audio"),
         (tone(0.01), "implausible_duration"),
         (tone(0.5, level_dbfs=-70.0), "level_out_of_range"),
+        # More silent frames than sounding ones: the median frame is digital silence.
+        (bytes(S.frame_bytes * 30) + tone(0.2), "level_out_of_range"),
         (tone(0.5, level_dbfs=-1.5), "audio_clipped"),
+        (tone(0.5) + b"\x00", "malformed_audio"),
     ],
-    ids=["good", "none", "too short", "too quiet", "clipped"],
+    ids=["good", "none", "too short", "too quiet", "mostly silent", "clipped", "half a sample"],
 )
 def test_the_first_failing_delivery_check_is_the_verdict(pcm: bytes, code: str | None) -> None:
     delivery = check_delivery(pcm, TEXT, settings=S, measures=M)
     assert delivery.failure == code
     assert bool(delivery.detail) == (code is not None)
+
+
+def test_the_verdict_reports_the_scorers_figures() -> None:
+    pcm = tone(0.5, level_dbfs=-20.0)
+    delivery = check_delivery(pcm, TEXT, settings=S, measures=M)
+    stats = M.measure(pcm)
+    assert (delivery.duration_s, delivery.level_dbfs, delivery.clipped_share) == (
+        stats.duration_s,
+        stats.median_level_dbfs,
+        stats.clipped_share,
+    )
+    assert delivery.level_dbfs == pytest.approx(-20.0, abs=0.05)
+
+
+def test_digital_silence_has_no_level_and_says_so() -> None:
+    delivery = check_delivery(bytes(S.frame_bytes * 30), TEXT, settings=S, measures=M)
+    assert delivery.level_dbfs is None and "digital silence" in delivery.detail
 
 
 def test_the_plausible_length_grows_with_the_text() -> None:

@@ -4,6 +4,8 @@ and the kit's small validator agrees with the jsonschema package."""
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
 from typing import Any
 
 import jsonschema
@@ -11,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.build import render_all
 from generator.frame_schemas import frame_schemas
 from generator.pages.frames import example_frames
+from generator.paths import Layout
 from starter_kit.protocol import schema as kit_schema
 from tests.starter_kit.protocol_support import CONFIG
 
@@ -48,6 +52,27 @@ def test_every_example_frame_on_the_pages_conforms_to_its_schema(name: str) -> N
     for pillar in pillars_of(example):
         jsonschema.validate(example, SCHEMAS[example["type"]][pillar])
         assert kit_schema.problems(SCHEMAS[example["type"]][pillar], example) == []
+
+
+JSON_BLOCK = re.compile(r"^(?P<indent>[ ]*)```json\n(?P<body>.*?)\n(?P=indent)```", re.MULTILINE | re.DOTALL)
+# The pages that show frames: every JSON code block on them is a frame and must conform.
+FRAME_PAGES = ("index.md", "integration.md")
+
+
+@cache
+def page_frames() -> list[tuple[str, dict[str, Any]]]:
+    pages = render_all(Layout()).pages
+    return [(page, json.loads(m["body"])) for page in FRAME_PAGES for m in JSON_BLOCK.finditer(pages[page])]
+
+
+def test_every_json_block_on_the_published_pages_is_a_frame_that_conforms_to_its_schema() -> None:
+    frames = page_frames()
+    # The pages show at least every example frame, so a pattern that stopped matching would fail here.
+    assert {frame["type"] for _, frame in frames} >= {example["type"] for example in EXAMPLES.values()}
+    for page, frame in frames:
+        assert frame.get("type") in SCHEMAS, f"{page}: {frame} is not a protocol frame"
+        for pillar in pillars_of(frame):
+            jsonschema.validate(frame, SCHEMAS[frame["type"]][pillar])
 
 
 def _mutations() -> st.SearchStrategy[tuple[str, dict[str, Any]]]:

@@ -3,6 +3,7 @@ project tests with, and room for the connection-test client's files without lett
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import io
 import json
@@ -17,8 +18,10 @@ import pytest
 
 from generator.build import render_all
 from generator.paths import Layout
-from starter_kit.kit import KIT_FILES, kit_contents, kit_zip
-from tests.starter_kit.kit_process import KIT, rendered
+from starter_kit.connection_test.bundle import MissingClipsError
+from starter_kit.connection_test.cli import add_arguments
+from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_zip
+from tests.starter_kit.kit_process import CONFIG, KIT, rendered
 
 LAYOUT = Layout()
 
@@ -40,12 +43,42 @@ def test_two_builds_give_byte_identical_zips() -> None:
         assert done.stdout.strip() == hashlib.sha256(rendered().kit_zip).hexdigest()
 
 
-def test_the_zip_holds_the_rendered_kit_sorted_with_fixed_times_and_modes() -> None:
+def test_the_zip_holds_the_rendered_kit_and_the_client_sorted_with_fixed_times_and_modes() -> None:
+    client = connection_test_files(CONFIG, clips=LAYOUT.clips)
     with zipfile.ZipFile(io.BytesIO(rendered().kit_zip)) as archive:
         infos = archive.infolist()
-        assert [i.filename for i in infos] == sorted(KIT_FILES)
-        assert {i.filename: archive.read(i).decode() for i in infos} == rendered().kit
+        assert [i.filename for i in infos] == sorted([*KIT_FILES, *client])
+        contents = {i.filename: archive.read(i) for i in infos}
+    assert {path: contents[path].decode() for path in KIT_FILES} == {
+        path: rendered().kit[path] for path in KIT_FILES
+    }
+    assert {path: contents[path] for path in client} == client
     assert {(i.date_time, i.external_attr >> 16) for i in infos} == {((1980, 1, 1, 0, 0, 0), 0o100644)}
+
+
+def test_the_client_in_the_zip_carries_the_scorers_audio_measures_and_the_shortest_built_in_clips() -> None:
+    client = connection_test_files(CONFIG, clips=LAYOUT.clips)
+    # One implementation of the measures: the scorer's own file, byte for byte, and nothing of the generator.
+    assert (
+        client["cvb_scorer/audio.py"]
+        == (LAYOUT.root / "scorer_wasm" / "cvb_scorer" / "audio.py").read_bytes()
+    )
+    assert not any(path.startswith("generator/") or path.endswith("bundle.py") for path in client)
+    built = json.loads((LAYOUT.clips / "clips.json").read_text(encoding="utf-8"))
+    shipped = json.loads(client["clips/clips.json"])
+    assert shipped == built[: CONFIG.protocol.connection_test.clips]
+    for entry in shipped:
+        assert client[f"clips/{entry['file']}"] == (LAYOUT.clips / entry["file"]).read_bytes()
+    assert not any(
+        path.startswith("clips/")
+        and path[len("clips/") :] not in {"clips.json", *(e["file"] for e in shipped)}
+        for path in client
+    )
+
+
+def test_without_built_clips_the_build_says_how_to_make_them(tmp_path: Path) -> None:
+    with pytest.raises(MissingClipsError, match=r"run `make clips` first"):
+        connection_test_files(CONFIG, clips=tmp_path / "clips")
 
 
 def test_the_page_states_the_zips_real_size_and_sha256() -> None:
@@ -98,3 +131,23 @@ def test_the_python_server_passes_the_projects_lint_and_format_and_node_parses_t
         ["node", "--check", "server.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_every_connection_test_option_the_readme_and_the_page_name_is_one_the_client_takes() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser, default_concurrency=None)
+    options = {option for action in parser._actions for option in action.option_strings}
+    readme = rendered().kit["README.md"]
+    page = rendered().pages["integration.md"]
+    assert "python connection_test.py" in readme and "python connection_test.py" in page
+    for text in (readme, page[page.index("connection_test.py") :]):
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", text)) - {
+            "--cert",
+            "--key",
+            "--target",
+            "--rm",
+            "--from",
+            "--to",
+            "--standalone",
+        }
+        assert named and named <= options, named - options
