@@ -18,6 +18,8 @@ from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
+from generator.pages.downloads import Artefact
+from generator.pages.markup import finish_page
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
@@ -34,6 +36,26 @@ class Rendered:
     fragments: Fragments
     config: Config
     wheel: scorer_bridge.ScorerWheel
+    artefacts: list[Artefact]
+
+
+def artefacts(config: Config, kit: dict[str, str], wheel: scorer_bridge.ScorerWheel) -> list[Artefact]:
+    """Every file the site offers for download, in the order the Downloads section lists them.
+
+    The one list: the build writes exactly these bytes into the site and the pages list exactly these files,
+    each with the size and sha256 of these bytes. A new artefact (a kit archive, a PDF) is added here.
+    """
+    return [
+        Artefact("python_server", "assets/kit/server.py", "Python server", kit["python_server"].encode()),
+        Artefact("node_server", "assets/kit/server.mjs", "Node server", kit["node_server"].encode()),
+        Artefact(
+            "scoring_rules",
+            "scoring-rules.json",
+            "Scoring rules the scorer carries",
+            scoring_rules_json(config).encode(),
+        ),
+        Artefact("scorer_wheel", f"assets/wheels/{wheel.path.name}", "Scorer wheel", wheel.path.read_bytes()),
+    ]
 
 
 def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
@@ -72,9 +94,10 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         ],
         scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
     )
-    context = site_context(config, fragments)
+    files = artefacts(config, kit, wheel)
+    context = site_context(config, fragments, artefacts=files)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
-    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
+    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel, artefacts=files)
 
 
 def _as_scorer_output(text: str, mark: bool) -> str:
@@ -104,7 +127,10 @@ def build_site(
         for name, text in rendered.pages.items():
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
-        (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
+        for artefact in rendered.artefacts:
+            destination = docs / artefact.path
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(artefact.data)
         site = work / "site"
         _run_mkdocs(
             layout,
@@ -114,6 +140,7 @@ def build_site(
             site_name=rendered.config.platform.programme.name,
             site_url=site_url or rendered.config.platform.urls.base + "/",
         )
+        finish_html(site)
         swap_in(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -180,10 +207,13 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
         "start_up_snapshot": {"path": f"../pyodide/{snapshot.path.name}", "sha256": snapshot.sha256},
     }
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    kit = assets / "kit"
-    kit.mkdir()
-    (kit / "server.py").write_text(rendered.kit["python_server"], encoding="utf-8")
-    (kit / "server.mjs").write_text(rendered.kit["node_server"], encoding="utf-8")
+
+
+def finish_html(site: Path) -> None:
+    """Hong Kong language tags on Chinese runs, break points in identifiers, reachable tables: every page,
+    either edition (on a page already tagged Hong Kong Chinese the language step leaves the text alone)."""
+    for path in sorted(site.rglob("*.html")):
+        path.write_text(finish_page(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 class StaleWheelError(RuntimeError):

@@ -40,6 +40,11 @@ class Urls(Model):
     terms: Url
 
 
+class Contact(Model):
+    email: Annotated[str, StringConstraints(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+    covers: Text
+
+
 class IssueRecord(Model):
     issued: dt.date
     protocol: Text
@@ -58,6 +63,7 @@ class Round(Model):
 class PlatformFile(Model):
     programme: Programme
     urls: Urls
+    contact: Contact
     issues: Annotated[list[IssueRecord], Field(min_length=1)]
     rounds: Annotated[list[Round], Field(min_length=1)]
 
@@ -310,6 +316,14 @@ class StarterKit(Model):
     default_port: Annotated[int, Field(gt=0, lt=65536)]
 
 
+class BandExampleEntry(Model):
+    name: Text
+    score: float
+    low: float
+    high: float
+
+
 class SiteFile(Model):
     editor: Editor
     starter_kit: StarterKit
+    rank_band_example: Annotated[list[BandExampleEntry], Field(min_length=2)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -176,4 +177,4 @@ def test_every_published_example_frame_conforms_to_its_schema() -> None:
         "speaking",
         "turn_done",
     }
-    assert '"deadline_ms":9000' in frames["hello_asr"].text
+    assert json.loads(frames["hello_asr"].text)["deadline_ms"] == 9000
