@@ -3,7 +3,8 @@
 - Chinese runs on a page that is not itself Chinese get `lang="zh-HK"`, so browsers pick Hong Kong glyph
   shapes (without a tag, Chromium on a Latin page falls back to Japanese forms).
 - Inline code breaks after underscores, so `deadline_ms` wraps on a phone at a word joint, not mid-word.
-- Every content table sits in a scroll container that a keyboard can reach and a screen reader can name.
+- Every content table sits in a scroll container that a keyboard can reach and a screen reader can name, and
+  every code block, which scrolls too, can take the keyboard's focus.
 
 The HTML is tokenised, not parsed into a tree: the site's own output is well formed, and this keeps every byte
 that is not touched exactly as mkdocs wrote it.
@@ -98,6 +99,9 @@ def _tag(token: str, state: _State) -> str:
         _pop(state, name)
         return token
     lang_match = _LANG_ATTR.search(token)
+    if name == "code" and state.stack and state.stack[-1].name == "pre" and "tabindex" not in token:
+        # A code block scrolls sideways on a phone; a keyboard can only scroll what it can focus.
+        token = token[: match.end()] + ' tabindex="0"' + token[match.end() :]
     prefix = ""
     if name == "table" and not re.search(r"\sclass=", token):
         prefix = _scroll_container(state)
