@@ -277,7 +277,9 @@ def _band_example(config: Config) -> Iterator[Finding]:
     names: set[str] = set()
     for index, entry in enumerate(config.site.rank_band_example):
         if entry.name in names:
-            yield Finding("site.yaml", ("rank_band_example", index, "name"), f"{entry.name!r} is listed twice.")
+            yield Finding(
+                "site.yaml", ("rank_band_example", index, "name"), f"{entry.name!r} is listed twice."
+            )
         names.add(entry.name)
         scale = config.scoring.score_scale
         if not scale.min <= entry.low <= entry.score <= entry.high <= scale.max:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from cvb_scorer.stats import Entry, rank_bands
 
 from generator.config import Config
+from generator.config.models import FloorEntry
 from generator.pages.words import fraction_words, share_words
 from generator.provenance import Num, Text, Tracked, num_max, track
 
@@ -254,10 +255,11 @@ def tracked(config: Config) -> Tracked:
 __all__ = ["Derived", "derive", "track", "tracked"]
 
 
-def _first_published(config: Config, entry: object) -> Text | None:
-    """The date of the first issue of the pages that carried this floor's scoring version, if it has one."""
-    version = getattr(entry, "scoring_version", TBA)
-    if str(getattr(entry, "effective_from", TBA)) != TBA or version == TBA:
+def _first_published(config: Config, entry: FloorEntry) -> Text | None:
+    """For a floor whose start was not announced: the date of the first issue of the pages that carried its
+    scoring version, the earliest day it is known to have been in force."""
+    version = entry.scoring_version
+    if str(entry.effective_from) != TBA or version == TBA:
         return None
     cfg = tracked(config)
     for number, issue in enumerate(config.platform.issues):

@@ -2,7 +2,8 @@
 
 - Chinese runs on a page that is not itself Chinese get `lang="zh-HK"`, so browsers pick Hong Kong glyph
   shapes (without a tag, Chromium on a Latin page falls back to Japanese forms).
-- Inline code breaks after underscores, so `deadline_ms` wraps on a phone at a word joint, not mid-word.
+- Inline code breaks after underscores, so `deadline_ms` wraps on a phone at a word joint, not mid-word, and
+  an ISO date never breaks at all.
 - Every content table sits in a scroll container that a keyboard can reach and a screen reader can name, and
   every code block, which scrolls too, can take the keyboard's focus.
 
@@ -24,8 +25,9 @@ CJK = (
     "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
     "\U00020000-\U0002a6df\U0002a700-\U0002ebef\U00030000-\U0003134f"
 )
-# A run starts and ends on a CJK character and may hold Latin, digits and spaces between (code-switching).
-_CJK_RUN = re.compile(rf"[{CJK}](?:[^<{CJK}]*?[{CJK}])?")
+# A run starts and ends on a CJK character and may hold Latin letters and digits between them with no space
+# ("我想claim返", "總共3250保單": code-switching); a space ends it, so English prose around it stays English.
+_CJK_RUN = re.compile(rf"[{CJK}](?:[^\s<{CJK}]*[{CJK}])*")
 _HAS_CJK = re.compile(rf"[{CJK}]")
 _TOKEN = re.compile(
     r"(<script\b.*?</script>|<style\b.*?</style>|<textarea\b.*?</textarea>|<!--.*?-->|<![^>]*>|<[^>]+>)",
@@ -34,9 +36,25 @@ _TOKEN = re.compile(
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)")
 _LANG_ATTR = re.compile(r"""\slang=["']([^"']*)["']""", re.IGNORECASE)
 _VOID = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
 )
 _HEADING = re.compile(r"^h[1-6]$")
+_DATE = re.compile(r"(?<![\w-])\d{4}-\d{2}(?:-\d{2})?(?![\w-])")
 
 
 @dataclass
@@ -125,10 +143,7 @@ def _scroll_container(state: _State) -> str:
     seen = state.labels.get(base, 0) + 1
     state.labels[base] = seen
     label = base if seen == 1 else f"{base} (table {seen})"
-    return (
-        f'<div class="cvb-table" role="region" tabindex="0" '
-        f'aria-label="{html.escape(label, quote=True)}">'
-    )
+    return f'<div class="cvb-table" role="region" tabindex="0" aria-label="{html.escape(label, quote=True)}">'
 
 
 def _textarea(token: str, state: _State) -> str:
@@ -146,6 +161,9 @@ def _text(text: str, state: _State) -> str:
         return _tag_runs(text, state)
     if state.inside("code"):
         text = text.replace("_", "_<wbr>")
+    elif not state.inside("title"):
+        # An ISO date stays on one line: a narrow table column would otherwise split it at a hyphen.
+        text = _DATE.sub(lambda m: f'<span class="cvb-date">{m.group(0)}</span>', text)
     return _tag_runs(text, state)
 
 

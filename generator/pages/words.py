@@ -51,3 +51,11 @@ def share_words(n: Num) -> Text:
         if n.value >= threshold:
             return Text(word, n.sources)
     return Text(_EXPOSURE_WORDS[-1][1], n.sources)
+
+
+def and_list(items: list[Text]) -> Text:
+    """["A", "B", "C"] → "A, B and C", tracked by every item's sources."""
+    names = [str(i) for i in items]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+    sources: frozenset[str] = frozenset().union(*(i.sources for i in items)) if items else frozenset()
+    return Text(joined, sources)

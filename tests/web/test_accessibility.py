@@ -25,9 +25,7 @@ SCHEMES = ("light", "dark")
 
 def site_pages(root: Path) -> list[str]:
     """Every page of the built site as a path below its root: '', 'integration/', '404.html', ..."""
-    return sorted(
-        p.relative_to(root).as_posix().removesuffix("index.html") for p in root.rglob("*.html")
-    )
+    return sorted(p.relative_to(root).as_posix().removesuffix("index.html") for p in root.rglob("*.html"))
 
 
 def audit(page: Any) -> list[str]:
@@ -42,7 +40,9 @@ def audit(page: Any) -> list[str]:
     return [json.dumps(v, ensure_ascii=False) for v in found]
 
 
-@pytest.fixture(scope="module", params=[(v, s) for v in VIEWPORTS for s in SCHEMES], ids=lambda p: "-".join(p))
+@pytest.fixture(
+    scope="module", params=[(v, s) for v in VIEWPORTS for s in SCHEMES], ids=lambda p: "-".join(p)
+)
 def audited_context(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     viewport, scheme = request.param
     # axe is injected as an inline script, which the site's own CSP rightly refuses; test_csp covers the policy.
