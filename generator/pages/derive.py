@@ -57,6 +57,8 @@ class BandSplit:
 
     upper: BandRow
     lower: BandRow
+    # The anchor of the upper entry's band, whose interval the lower entry misses.
+    anchor: BandRow
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,8 @@ def band_split(rows: list[BandRow]) -> BandSplit | None:
     for i, upper in enumerate(rows):
         for lower in rows[i + 1 :]:
             if upper.band.value != lower.band.value and lower.high >= upper.low and lower.low <= upper.high:
-                return BandSplit(upper, lower)
+                anchor = next(r for r in rows if r.leads and r.band.value == upper.band.value)
+                return BandSplit(upper, lower, anchor)
     return None
 
 

@@ -188,7 +188,12 @@ def test_the_rank_band_example_is_what_the_scorer_computes() -> None:
         ("System C", 2, 3, "System C"),
     ]
     split = derive(CONFIG).band_split
-    assert split is not None and (split.upper.name.text, split.lower.name.text) == ("System B", "System C")
+    assert split is not None
+    assert (split.upper.name.text, split.lower.name.text, split.anchor.name.text) == (
+        "System B",
+        "System C",
+        "System A",
+    )
 
 
 def test_without_an_overlap_across_bands_the_example_names_no_split(tmp_path: Path) -> None:
