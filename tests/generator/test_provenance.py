@@ -65,7 +65,7 @@ SETTINGS = [
 
 # The Downloads rows give each artefact's size and sha256: outputs of the other settings, not settings, and a
 # hash's hex digits would add and remove "2"s and "30"s at random whenever any published byte changes.
-_ARTEFACT_FIGURES = re.compile(r"\| [\d,]+ \| `[0-9a-f]{64}` \||\b[0-9a-f]{64}\b")
+_ARTEFACT_FIGURES = re.compile(r'<span class="cvb-size">[\d,]+</span>|\b[0-9a-f]{64}\b')
 
 
 def published(rendered: Rendered) -> str:

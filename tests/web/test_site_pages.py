@@ -87,17 +87,17 @@ def test_code_samples_have_copy_buttons_and_language_tabs(site: Any, page: Any) 
 
 def test_every_download_is_the_file_it_describes(site: Any, page: Any) -> None:
     page.goto(site.url(""), wait_until="load")
-    rows = page.locator(".cvb-downloads tbody tr")
-    assert rows.count() > 0, "the guide lists no downloads"
-    for index in range(rows.count()):
-        cells = rows.nth(index).locator("td")
+    items = page.locator(".cvb-downloads li")
+    assert items.count() > 0, "the guide lists no downloads"
+    for index in range(items.count()):
+        item = items.nth(index)
         # The theme's instant navigation rewrites links to absolute URLs; the file is what the URL names.
-        href = (cells.nth(0).locator("a").get_attribute("href") or "").removeprefix(site.base)
+        href = (item.locator("a").first.get_attribute("href") or "").removeprefix(site.base)
         path = site.root / href
         assert path.is_file(), f"the Downloads section links to {href}, which the build did not write"
         data = path.read_bytes()
-        size = int(cells.nth(2).inner_text().replace(",", "").strip())
-        sha256 = cells.nth(3).inner_text().strip()
+        size = int(item.locator(".cvb-size").inner_text().replace(",", ""))
+        sha256 = item.locator("code").inner_text().strip()
         assert (len(data), hashlib.sha256(data).hexdigest()) == (size, sha256), href
 
 
