@@ -27,7 +27,11 @@ def cardinal(n: Num) -> Text:
 def fraction_words(n: Num) -> Text:
     """0.2 → "a fifth", 0.4 → "two fifths", 0.5 → "half"; anything else as a percentage."""
     frac = Fraction(n.value).limit_denominator(10)
-    if abs(float(frac) - n.value) > 1e-9 or frac.denominator not in _ORDINAL_PARTS or frac.numerator <= 0:
+    if (
+        abs(float(frac) - n.value) > 1e-9
+        or frac.denominator not in _ORDINAL_PARTS
+        or not 0 < frac.numerator < frac.denominator  # a whole share or more has no fraction word
+    ):
         return Text(f"{n.value * 100:g}%", n.sources)
     single, plural = _ORDINAL_PARTS[frac.denominator]
     if frac.numerator == 1:

@@ -35,6 +35,8 @@ def num(value: float) -> Num:
         (0.125, "an eighth"),
         (0.33, "33%"),
         (1 / 3, "a third"),
+        (77.9, "7790%"),
+        (1.5, "150%"),
     ],
 )
 def test_fractions_read_as_words_or_fall_back_to_a_percentage(value: float, words: str) -> None:
@@ -200,7 +202,8 @@ def test_without_an_overlap_across_bands_the_example_names_no_split(tmp_path: Pa
     layout = project_copy(tmp_path)
     path = layout.config / "site.yaml"
     path.write_text(
-        path.read_text(encoding="utf-8").replace("low: 74, high: 83", "low: 78.5, high: 81"), encoding="utf-8"
+        path.read_text(encoding="utf-8").replace("low: 74.4, high: 83.1", "low: 78.5, high: 81"),
+        encoding="utf-8",
     )
     d = derive(load_config(layout.config))
     assert [r.rank.value for r in d.band_example] == [1, 1, 3]
