@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import yaml
@@ -19,6 +19,8 @@ from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
+from generator.pages.downloads import Artefact
+from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
@@ -34,6 +36,9 @@ from starter_kit.kit import (
     kit_zip,
 )
 
+if TYPE_CHECKING:
+    from generator.pdf.issue import PrintedPdf
+
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
 
@@ -47,6 +52,45 @@ class Rendered:
     config: Config
     # None when the pages were rendered for print, which shows the editor's example without serving a wheel.
     wheel: scorer_bridge.ScorerWheel | None
+    artefacts: list[Artefact]
+
+
+def artefacts(
+    config: Config,
+    kit: dict[str, str],
+    kit_zip_bytes: bytes,
+    wheel: scorer_bridge.ScorerWheel | None,
+    pdfs: Sequence[PrintedPdf],
+) -> list[Artefact]:
+    """Every file the site offers for download, in the order the Downloads section lists them.
+
+    The one list: the build writes exactly these bytes into the site and the pages list exactly these files,
+    each with the size and sha256 of these bytes. A new artefact is added here.
+    """
+    files = [
+        Artefact(
+            "starter_kit",
+            f"assets/kit/{config.site.starter_kit.zip_name}",
+            "Starter kit (both servers, the connection-test client and its clips, a Dockerfile)",
+            kit_zip_bytes,
+        ),
+        Artefact("python_server", "assets/kit/server.py", "Python server", kit["server.py"].encode()),
+        Artefact("node_server", "assets/kit/server.mjs", "Node server", kit["server.mjs"].encode()),
+        Artefact(
+            "scoring_rules",
+            "scoring-rules.json",
+            "Scoring rules the scorer carries",
+            scoring_rules_json(config).encode(),
+        ),
+    ]
+    if wheel is not None:
+        files.append(
+            Artefact("scorer_wheel", f"assets/wheels/{wheel.path.name}", "Scorer wheel", wheel.path.read_bytes())
+        )
+    from generator.pdf.issue import PDF_FOLDER  # the printer imports this module
+
+    files += [Artefact(f"pdf:{pdf.name}", f"{PDF_FOLDER}/{pdf.name}", pdf.name, pdf.data) for pdf in pdfs]
+    return files
 
 
 # The print edition's stand-in for the editors: (config, the scored sample) -> (full, compact) markup.
@@ -61,6 +105,7 @@ def render_all(
     print_editors: PrintEditors | None = None,
     issue_pdfs: Sequence[Mapping[str, str]] = (),
     keys: bool = False,
+    pdf_files: Sequence[PrintedPdf] = (),
 ) -> Rendered:
     """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check
     (with keys=True, each bracket also names the value's config keys)."""
@@ -84,6 +129,7 @@ def render_all(
             mark,
             wheel=None,
             issue_pdfs=issue_pdfs,
+            pdf_files=pdf_files,
         )
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
@@ -103,7 +149,17 @@ def render_all(
         )
         for compact in (False, True)
     }
-    return _render_pages(env, config, kit, kit_zip_bytes, editors, mark, wheel=wheel, issue_pdfs=issue_pdfs)
+    return _render_pages(
+        env,
+        config,
+        kit,
+        kit_zip_bytes,
+        editors,
+        mark,
+        wheel=wheel,
+        issue_pdfs=issue_pdfs,
+        pdf_files=pdf_files,
+    )
 
 
 def _render_pages(
@@ -116,6 +172,7 @@ def _render_pages(
     *,
     wheel: scorer_bridge.ScorerWheel | None,
     issue_pdfs: Sequence[Mapping[str, str]],
+    pdf_files: Sequence[PrintedPdf],
 ) -> Rendered:
     fragments = Fragments(
         python_server=kit["server.py"],
@@ -136,10 +193,17 @@ def _render_pages(
         ],
         issue_pdfs=[{k: _as_scorer_output(v, mark) for k, v in row.items()} for row in issue_pdfs],
     )
-    context = site_context(config, fragments)
+    files = artefacts(config, kit, kit_zip_bytes, wheel, pdf_files)
+    context = site_context(config, fragments, artefacts=files)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
     return Rendered(
-        pages=pages, kit=kit, kit_zip=kit_zip_bytes, fragments=fragments, config=config, wheel=wheel
+        pages=pages,
+        kit=kit,
+        kit_zip=kit_zip_bytes,
+        fragments=fragments,
+        config=config,
+        wheel=wheel,
+        artefacts=files,
     )
 
 
@@ -164,11 +228,11 @@ def build_site(
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
-    from generator.pdf.issue import PDF_FOLDER, download_rows, print_issue
+    from generator.pdf.issue import download_rows, print_issue
 
     # The PDFs are printed first: the changelog lists them with their sizes and hashes.
     pdfs = print_issue(layout, config_dir=config_dir)
-    rendered = render_all(layout, config_dir=config_dir, issue_pdfs=download_rows(pdfs))
+    rendered = render_all(layout, config_dir=config_dir, issue_pdfs=download_rows(pdfs), pdf_files=pdfs)
     assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
@@ -182,10 +246,10 @@ def build_site(
         for name, text in rendered.pages.items():
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
-        (docs / PDF_FOLDER).mkdir()
-        for pdf in pdfs:
-            (docs / PDF_FOLDER / pdf.name).write_bytes(pdf.data)
-        (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
+        for artefact in rendered.artefacts:
+            destination = docs / artefact.path
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(artefact.data)
         site = work / "site"
         _run_mkdocs(
             layout,
@@ -195,6 +259,7 @@ def build_site(
             site_name=rendered.config.platform.programme.name,
             site_url=site_url or rendered.config.platform.urls.base + "/",
         )
+        finish_html(site)
         swap_in(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -262,11 +327,13 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
         "start_up_snapshot": {"path": f"../pyodide/{snapshot.path.name}", "sha256": snapshot.sha256},
     }
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    kit = assets / "kit"
-    kit.mkdir()
-    for name in ("server.py", "server.mjs"):
-        (kit / name).write_text(rendered.kit[name], encoding="utf-8")
-    (kit / rendered.config.site.starter_kit.zip_name).write_bytes(rendered.kit_zip)
+
+
+def finish_html(site: Path) -> None:
+    """Hong Kong language tags on Chinese runs, break points in identifiers, reachable tables: every page,
+    either edition (on a page already tagged Hong Kong Chinese the language step leaves the text alone)."""
+    for path in sorted(site.rglob("*.html")):
+        path.write_text(finish_page(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 class StaleWheelError(RuntimeError):

@@ -8,7 +8,7 @@ from typing import Any
 
 import jinja2
 
-from generator.pages.words import cardinal, fraction_words
+from generator.pages.words import and_list, cardinal, fraction_words
 from generator.provenance import Num, Text
 
 # Private-use characters: they never occur in config or prose, so they can bracket tracked output safely.
@@ -67,6 +67,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "ordinal": ordinal,
     "words": cardinal,
     "fraction": fraction_words,
+    "and_list": and_list,
 }
 
 

@@ -39,6 +39,7 @@ def find_problems(config: Config) -> list[Finding]:
         *_failures(config),
         *_endpointing(config),
         *_frames(config),
+        *_band_example(config),
     ]
 
 
@@ -298,4 +299,21 @@ def _frames(config: Config) -> Iterator[Finding]:
                 "frames.yaml",
                 (name, "fields", "type"),
                 f"the frame's type field must be the constant {name!r}.",
+            )
+
+
+def _band_example(config: Config) -> Iterator[Finding]:
+    names: set[str] = set()
+    for index, entry in enumerate(config.site.rank_band_example):
+        if entry.name in names:
+            yield Finding(
+                "site.yaml", ("rank_band_example", index, "name"), f"{entry.name!r} is listed twice."
+            )
+        names.add(entry.name)
+        scale = config.scoring.score_scale
+        if not scale.min <= entry.low <= entry.score <= entry.high <= scale.max:
+            yield Finding(
+                "site.yaml",
+                ("rank_band_example", index),
+                f"an example entry needs {scale.min} <= low <= score <= high <= {scale.max}.",
             )

@@ -40,6 +40,9 @@ class Urls(Model):
 
 
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+class Contact(Model):
+    email: Annotated[str, StringConstraints(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+    covers: Text
 
 
 class IssueRecord(Model):
@@ -63,6 +66,7 @@ class Round(Model):
 class PlatformFile(Model):
     programme: Programme
     urls: Urls
+    contact: Contact
     issues: Annotated[list[IssueRecord], Field(min_length=1)]
     rounds: Annotated[list[Round], Field(min_length=1)]
 
@@ -418,6 +422,14 @@ class StarterKit(Model):
     zip_name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9._-]+\.zip$")]
 
 
+class BandExampleEntry(Model):
+    name: Text
+    score: float
+    low: float
+    high: float
+
+
 class SiteFile(Model):
     editor: Editor
     starter_kit: StarterKit
+    rank_band_example: Annotated[list[BandExampleEntry], Field(min_length=2)]

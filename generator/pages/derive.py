@@ -6,8 +6,11 @@ import math
 from dataclasses import dataclass
 from typing import cast
 
+from cvb_scorer.stats import Entry, rank_bands
+
 from generator.config import Config
 from generator.config.tracked_view import VConfig, VScoringFile
+from generator.config.models import FloorEntry
 from generator.pages.words import fraction_words, share_words
 from generator.provenance import Num, Text, Tracked, num_max, track
 
@@ -37,6 +40,48 @@ class RatingPoint:
 
 
 @dataclass(frozen=True)
+class BandRow:
+    """One entry of the rank-band example as the scorer's own rank_bands placed it."""
+
+    name: Text
+    score: Num
+    low: Num
+    high: Num
+    band: Num
+    rank: Num
+    leader: Text
+    leads: bool
+
+
+@dataclass(frozen=True)
+class BandSplit:
+    """Two entries whose intervals overlap and that the anchor rule still puts in different bands."""
+
+    upper: BandRow
+    lower: BandRow
+    # The anchor of the upper entry's band, whose interval the lower entry misses.
+    anchor: BandRow
+
+
+@dataclass(frozen=True)
+class FloorPeriod:
+    """One error-rate floor as a stretch of time. Unknown bounds are None, never a made-up date."""
+
+    floor: Num
+    scoring_version: Text | None
+    starts: Text | None
+    ends: Text | None
+    # When the next floor's start was not announced: the date by which it was in force, so this one had ended.
+    ended_by: Text | None
+    current: bool
+    # For a floor whose start was not announced: the first issue of the pages that carried its scoring version.
+    published_on: Text | None
+    reason: Text
+    measured_low: Num | None
+    measured_high: Num | None
+
+
+@dataclass(frozen=True)
 class Derived:
     deadline_example: Num
     deadline_long_example: Num
@@ -52,6 +97,9 @@ class Derived:
     tts_cap_score: Num
     current_floor: Num
     factor_words: Text
+    band_example: list[BandRow]
+    band_split: BandSplit | None
+    floor_timeline: list[FloorPeriod]
 
 
 def deadline_for(config: VConfig, duration_ms: Num) -> Num:
@@ -126,7 +174,74 @@ def derive(config: Config) -> Derived:
             len(config.scoring.error_rate_floor_history) - 1
         ].floor,
         factor_words=fraction_words(cfg.protocol.deadline.factor),
+        band_example=band_example(config),
+        band_split=band_split(band_example(config)),
+        floor_timeline=floor_timeline(config),
     )
+
+
+TBA = "to be announced"
+
+
+def band_example(config: Config) -> list[BandRow]:
+    """The site's example entries ranked by the scorer's rank_bands, so the page shows what the code does."""
+    cfg = tracked(config)
+    rows = {str(e.name): e for e in cfg.site.rank_band_example}
+    every = frozenset({"site.rank_band_example"})
+    banded = rank_bands([Entry(e.name, e.score, e.low, e.high) for e in config.site.rank_band_example])
+    return [
+        BandRow(
+            name=rows[b.entry.name].name,
+            score=rows[b.entry.name].score,
+            low=rows[b.entry.name].low,
+            high=rows[b.entry.name].high,
+            band=Num(b.band, every),
+            rank=Num(b.rank, every),
+            leader=rows[b.leader].name,
+            leads=b.leader == b.entry.name,
+        )
+        for b in banded
+    ]
+
+
+def band_split(rows: list[BandRow]) -> BandSplit | None:
+    for i, upper in enumerate(rows):
+        for lower in rows[i + 1 :]:
+            if upper.band.value != lower.band.value and lower.high >= upper.low and lower.low <= upper.high:
+                anchor = next(r for r in rows if r.leads and r.band.value == upper.band.value)
+                return BandSplit(upper, lower, anchor)
+    return None
+
+
+def floor_timeline(config: Config) -> list[FloorPeriod]:
+    cfg = tracked(config)
+    history = config.scoring.error_rate_floor_history
+    periods: list[FloorPeriod] = []
+    published = [_first_published(config, entry) for entry in history]
+    for index, entry in enumerate(history):
+        t = cfg.scoring.error_rate_floor_history[index]
+        following = history[index + 1] if index + 1 < len(history) else None
+        ends = (
+            cfg.scoring.error_rate_floor_history[index + 1].effective_from
+            if following is not None and str(following.effective_from) != TBA
+            else None
+        )
+        measured = t.measured_error_rate_range
+        periods.append(
+            FloorPeriod(
+                floor=t.floor,
+                scoring_version=None if entry.scoring_version == TBA else t.scoring_version,
+                starts=None if str(entry.effective_from) == TBA else t.effective_from,
+                ends=ends,
+                ended_by=published[index + 1] if following is not None and ends is None else None,
+                current=following is None,
+                published_on=published[index],
+                reason=t.reason,
+                measured_low=measured[0] if measured is not None else None,
+                measured_high=measured[1] if measured is not None else None,
+            )
+        )
+    return periods
 
 
 def tracked(config: Config) -> VConfig:
@@ -148,3 +263,17 @@ def tracked(config: Config) -> VConfig:
 
 
 __all__ = ["Derived", "derive", "track", "tracked"]
+
+
+def _first_published(config: Config, entry: FloorEntry) -> Text | None:
+    """For a floor whose start was not announced: the date of the first issue of the pages that carried its
+    scoring version, the earliest day it is known to have been in force."""
+    version = entry.scoring_version
+    if str(entry.effective_from) != TBA or version == TBA:
+        return None
+    cfg = tracked(config)
+    for number, issue in enumerate(config.platform.issues):
+        if issue.scoring_version == version:
+            found: Text = cfg.platform.issues[number].issued
+            return found
+    return None

@@ -71,8 +71,21 @@ def _sources(value: Any) -> frozenset[str]:
     return frozenset()
 
 
+# A frame longer than this is shown indented, one field a line: on a phone a single long line of JSON scrolls
+# out of sight under the copy button. Shorter frames stay on one line, as they travel on the wire.
+PRETTY_FROM_CHARS = 60
+
+
+def frame_text(plain: Any) -> str:
+    compact = json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
+    if len(compact) <= PRETTY_FROM_CHARS:
+        return compact
+    return json.dumps(plain, ensure_ascii=False, indent=2)
+
+
 def example_frames(config: Config) -> dict[str, Text]:
-    """Every example frame the pages show, as compact JSON tracked by the config keys it was built from."""
+    """Every example frame the pages show, as JSON tracked by the config keys it was built from: compact when
+    short, indented when long (frame_text)."""
     cfg = tracked(config)
     protocol, examples, audio = cfg.protocol, cfg.protocol.examples, cfg.protocol.audio
     clip = {
@@ -139,6 +152,6 @@ def example_frames(config: Config) -> dict[str, Text]:
         problems = frame_problems(config.frames.root[frame_type].fields, plain, pillar=pillar, where=name)
         if problems:
             raise ValueError("An example frame does not match its schema: " + " ".join(problems))
-        text = json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
+        text = frame_text(plain)
         out[name] = Text(text, _sources(frame) | {f"frames.{frame_type}"})
     return out

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import Config
 from generator.pages.derive import derive, tracked
+from generator.pages.downloads import Artefact, downloads
 from generator.pages.frames import example_frames
 from generator.provenance import Num, Text
 from starter_kit.kit import KitDownload
@@ -46,7 +48,9 @@ class Fragments:
     issue_pdfs: list[dict[str, str]] = field(default_factory=list)
 
 
-def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:
+def site_context(
+    config: Config, fragments: Fragments, *, artefacts: Sequence[Artefact] = ()
+) -> dict[str, Any]:
     cfg = tracked(config)
     history = config.scoring.error_rate_floor_history
     latest_issue = cfg.platform.issues[len(config.platform.issues) - 1]
@@ -76,6 +80,8 @@ def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:
             len(config.endpointing.release.held_out_ids), frozenset({"endpointing.release.held_out_ids"})
         ),
         "fragments": fragments,
+        # Only what the build wrote: generator/build.py `artefacts` is the one list of downloadable files.
+        "downloads": downloads(artefacts),
         "pages": {page.output: page for page in PAGES},
         "tba": Text("to be announced", frozenset()),
     }

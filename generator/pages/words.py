@@ -27,7 +27,11 @@ def cardinal(n: Num) -> Text:
 def fraction_words(n: Num) -> Text:
     """0.2 → "a fifth", 0.4 → "two fifths", 0.5 → "half"; anything else as a percentage."""
     frac = Fraction(n.value).limit_denominator(10)
-    if abs(float(frac) - n.value) > 1e-9 or frac.denominator not in _ORDINAL_PARTS or frac.numerator <= 0:
+    if (
+        abs(float(frac) - n.value) > 1e-9
+        or frac.denominator not in _ORDINAL_PARTS
+        or not 0 < frac.numerator < frac.denominator  # a whole share or more has no fraction word
+    ):
         return Text(f"{n.value * 100:g}%", n.sources)
     single, plural = _ORDINAL_PARTS[frac.denominator]
     if frac.numerator == 1:
@@ -51,3 +55,11 @@ def share_words(n: Num) -> Text:
         if n.value >= threshold:
             return Text(word, n.sources)
     return Text(_EXPOSURE_WORDS[-1][1], n.sources)
+
+
+def and_list(items: list[Text]) -> Text:
+    """["A", "B", "C"] → "A, B and C", tracked by every item's sources."""
+    names = [str(i) for i in items]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+    sources: frozenset[str] = frozenset().union(*(i.sources for i in items)) if items else frozenset()
+    return Text(joined, sources)

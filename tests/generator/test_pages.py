@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ def num(value: float) -> Num:
         (0.125, "an eighth"),
         (0.33, "33%"),
         (1 / 3, "a third"),
+        (77.9, "7790%"),
+        (1.5, "150%"),
     ],
 )
 def test_fractions_read_as_words_or_fall_back_to_a_percentage(value: float, words: str) -> None:
@@ -176,4 +179,50 @@ def test_every_published_example_frame_conforms_to_its_schema() -> None:
         "speaking",
         "turn_done",
     }
-    assert '"deadline_ms":9000' in frames["hello_asr"].text
+    assert json.loads(frames["hello_asr"].text)["deadline_ms"] == 9000
+
+
+def test_the_rank_band_example_is_what_the_scorer_computes() -> None:
+    rows = derive(CONFIG).band_example
+    assert [(r.name.text, r.band.value, r.rank.value, r.leader.text) for r in rows] == [
+        ("System A", 1, 1, "System A"),
+        ("System B", 1, 1, "System A"),
+        ("System C", 2, 3, "System C"),
+    ]
+    split = derive(CONFIG).band_split
+    assert split is not None
+    assert (split.upper.name.text, split.lower.name.text, split.anchor.name.text) == (
+        "System B",
+        "System C",
+        "System A",
+    )
+
+
+def test_without_an_overlap_across_bands_the_example_names_no_split(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    path = layout.config / "site.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("low: 74.4, high: 83.1", "low: 78.5, high: 81"),
+        encoding="utf-8",
+    )
+    d = derive(load_config(layout.config))
+    assert [r.rank.value for r in d.band_example] == [1, 1, 3]
+    assert d.band_split is None
+
+
+def test_the_floor_timeline_dates_each_floor_only_as_far_as_the_config_knows() -> None:
+    timeline = derive(CONFIG).floor_timeline
+    first, second, now = timeline
+    assert (first.floor.value, first.starts, first.ends and first.ends.text) == (0.2, None, "2026-08")
+    assert (second.starts and second.starts.text, second.ends) == ("2026-08", None)
+    assert second.ended_by is not None and second.ended_by.text == "2026-09-24"
+    assert now.current and now.published_on is not None and now.published_on.text == "2026-09-24"
+    assert (now.measured_low and now.measured_low.value, first.scoring_version) == (0.66, None)
+
+
+def test_downloads_state_the_size_and_sha256_of_the_bytes_given() -> None:
+    from generator.pages.downloads import Artefact, downloads
+
+    (listed,) = downloads([Artefact("x", "assets/kit/x.py", "X", b"abc")])
+    assert (listed.name.text, listed.size.value) == ("x.py", 3)
+    assert listed.sha256.text == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -15,8 +15,9 @@ import material
 
 PARTIALS = Path(material.__file__).parent / "templates" / "partials" / "javascripts"
 # mkdocs gives each page a relative base_url ("." at the root, ".." one folder down, ...), and the theme
-# writes it into an inline script, so each page depth needs its own hash.
-BASE_URLS = (".", "..", "../..", "../../..", "../../../..")
+# writes it into an inline script, so each page depth needs its own hash. The 404 page is served at any depth,
+# so mkdocs gives it the site's absolute path, "/", instead.
+BASE_URLS = (".", "..", "../..", "../../..", "../../../..", "/")
 SCOPE_EXPR = "{{ config.extra.scope | d(base_url) }}"
 SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
 
