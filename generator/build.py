@@ -85,7 +85,9 @@ def artefacts(
     ]
     if wheel is not None:
         files.append(
-            Artefact("scorer_wheel", f"assets/wheels/{wheel.path.name}", "Scorer wheel", wheel.path.read_bytes())
+            Artefact(
+                "scorer_wheel", f"assets/wheels/{wheel.path.name}", "Scorer wheel", wheel.path.read_bytes()
+            )
         )
     from generator.pdf.issue import PDF_FOLDER  # the printer imports this module
 

@@ -9,8 +9,8 @@ from typing import cast
 from cvb_scorer.stats import Entry, rank_bands
 
 from generator.config import Config
-from generator.config.tracked_view import VConfig, VScoringFile
 from generator.config.models import FloorEntry
+from generator.config.tracked_view import VConfig, VScoringFile
 from generator.pages.words import fraction_words, share_words
 from generator.provenance import Num, Text, Tracked, num_max, track
 
