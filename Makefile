@@ -59,7 +59,7 @@ $(VENV)/.test-deps: requirements/test.txt $(VENV)/.site-deps
 wheel: $(WHEEL_STAMP)
 CONFIG_FILES := $(wildcard platform_config/*.yaml)
 $(WHEEL_STAMP): $(SCORER_SOURCES) $(CONFIG_FILES) $(VENV)/.site-deps
-	$(BIN)/cvb rules --out scorer_wasm/cvb_scorer/data/scoring_rules.json
+	$(BIN)/python -m generator.rules_export --out scorer_wasm/cvb_scorer/data/scoring_rules.json
 	rm -rf build/wheels && mkdir -p build/wheels
 	$(BIN)/python -m build --wheel --no-isolation --outdir build/wheels scorer_wasm >/dev/null
 	$(BIN)/pip install -q --no-deps --force-reinstall build/wheels/cvb_scorer-*.whl

@@ -131,7 +131,7 @@ def render_all(
             mark,
             wheel=None,
             issue_pdfs=issue_pdfs,
-            pdf_files=pdf_files,
+            files=artefacts(config, plain, kit_zip_bytes, None, pdf_files),
         )
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
@@ -160,7 +160,8 @@ def render_all(
         mark,
         wheel=wheel,
         issue_pdfs=issue_pdfs,
-        pdf_files=pdf_files,
+        # Downloads are the plain bytes the site serves, whatever brackets the check adds to `kit`.
+        files=artefacts(config, plain, kit_zip_bytes, wheel, pdf_files),
     )
 
 
@@ -174,7 +175,7 @@ def _render_pages(
     *,
     wheel: scorer_bridge.ScorerWheel | None,
     issue_pdfs: Sequence[Mapping[str, str]],
-    pdf_files: Sequence[PrintedPdf],
+    files: list[Artefact],
 ) -> Rendered:
     fragments = Fragments(
         python_server=kit["server.py"],
@@ -195,7 +196,6 @@ def _render_pages(
         ],
         issue_pdfs=[{k: _as_scorer_output(v, mark) for k, v in row.items()} for row in issue_pdfs],
     )
-    files = artefacts(config, kit, kit_zip_bytes, wheel, pdf_files)
     context = site_context(config, fragments, artefacts=files)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
     return Rendered(

@@ -16,7 +16,7 @@ from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.review import cli as review_cli
-from generator.rules_export import scoring_rules_json
+from generator.rules_export import scoring_rules_json, write_rules
 from starter_kit.connection_test.cli import DESCRIPTION, add_arguments
 
 
@@ -37,14 +37,10 @@ def _check(args: argparse.Namespace, layout: Layout) -> int:
 
 def _rules(args: argparse.Namespace, layout: Layout) -> int:
     config = load_config(args.config or layout.config)
-    text = scoring_rules_json(config)
     if args.out is None:
-        sys.stdout.write(text)
-        return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    # Rewrite only on change, so make and the wheel's reproducibility see an unchanged file as unchanged.
-    if not args.out.exists() or args.out.read_text(encoding="utf-8") != text:
-        args.out.write_text(text, encoding="utf-8")
+        sys.stdout.write(scoring_rules_json(config))
+    else:
+        write_rules(config, args.out)
     return 0
 
 

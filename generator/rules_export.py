@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 from typing import Any
 
 from generator.config import Config
@@ -74,3 +75,38 @@ def scoring_rules(config: Config) -> dict[str, Any]:
 
 def scoring_rules_json(config: Config) -> str:
     return json.dumps(scoring_rules(config), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_rules(config: Config, out: Path) -> None:
+    """Write the rules file, rewriting only on change so make and the wheel see an unchanged file as unchanged."""
+    text = scoring_rules_json(config)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not out.exists() or out.read_text(encoding="utf-8") != text:
+        out.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m generator.rules_export --out FILE`: the first step of building the scorer wheel.
+
+    It runs before any scorer is installed, so it imports nothing but the config models (`cvb rules` loads the
+    whole generator, which uses the scorer)."""
+    import argparse
+    import sys
+
+    from generator.config import ConfigError, load_config
+    from generator.paths import Layout
+
+    parser = argparse.ArgumentParser(prog="python -m generator.rules_export")
+    parser.add_argument("--config", type=Path, default=None)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        write_rules(load_config(args.config or Layout().config), args.out)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

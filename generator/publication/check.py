@@ -33,7 +33,8 @@ from generator.publication.sources import Folder, Published, html_text
 from generator.publication.tokens import Drift, Token, drifts, keyed_tokens, plain_tokens, transfer_keys
 from generator.rules_export import scoring_rules_json
 
-KIT_FILES = {"python_server": "assets/kit/server.py", "node_server": "assets/kit/server.mjs"}
+# The servers the site offers on their own; the same files, and the rest of the kit, are checked inside the zip.
+KIT_FILES = {"server.py": "assets/kit/server.py", "server.mjs": "assets/kit/server.mjs"}
 MANIFEST = "assets/wheels/manifest.json"
 
 
@@ -73,7 +74,12 @@ def expected(layout: Layout, *, config_dir: Path | None = None) -> Expected:
         printed.append(PrintedPdf(job.filename, data))
         pdfs.append(ExpectedPdf(job, data, keyed_docs[job.edition.code, job.document.slug]))
     rendered: Rendered = render_all(
-        layout, config_dir=config_dir, mark=True, keys=True, issue_pdfs=download_rows(printed)
+        layout,
+        config_dir=config_dir,
+        mark=True,
+        keys=True,
+        issue_pdfs=download_rows(printed),
+        pdf_files=printed,
     )
     assert rendered.wheel is not None
     return Expected(rendered.config, rendered.pages, rendered.kit, pdfs, rendered.wheel)
@@ -160,6 +166,20 @@ def check_kit(published: Published, exp: Expected) -> Iterator[Drift]:
             yield Drift(where, "the starter-kit file", "(missing)", path, "(the build's kit)")
             continue
         yield from drifts(plain_tokens(data.decode("utf-8")), keyed_tokens(exp.kit[name]), where=where)
+    zip_path = f"assets/kit/{exp.config.site.starter_kit.zip_name}"
+    data = published.read(zip_path)
+    if data is None:
+        yield Drift(f"kit /{zip_path}", "the starter kit", "(missing)", zip_path, "(the build's kit)")
+        return
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = set(archive.namelist())
+        for name in sorted(exp.kit):
+            where = f"kit /{zip_path}: {name}"
+            if name not in members:
+                yield Drift(where, "a file of the kit", "(missing)", name, "(the build's kit)")
+                continue
+            text = archive.read(name).decode("utf-8")
+            yield from drifts(plain_tokens(text), keyed_tokens(exp.kit[name]), where=where)
 
 
 # Code blocks inside list items lose their language class, so every <pre> is tried as JSON.

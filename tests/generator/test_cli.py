@@ -8,7 +8,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+from generator.config import load_config
 from generator.paths import Layout
+from generator.rules_export import scoring_rules_json
 from tests.generator.conftest import project_copy
 
 CVB = str(Layout().root / ".venv" / "bin" / "cvb")
@@ -75,3 +77,19 @@ def test_serve_rebuilds_when_the_config_changes(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_scoring_rules_are_written_before_any_scorer_is_installed(tmp_path: Path) -> None:
+    # `make wheel` writes the rules the wheel carries before the wheel exists: on a fresh machine no
+    # cvb_scorer can be imported yet, so that step must not need one.
+    import sys
+
+    out = tmp_path / "rules.json"
+    blocked = "import sys; sys.modules['cvb_scorer'] = None; import runpy; "
+    code = (
+        blocked
+        + f"sys.argv = ['x', '--out', {str(out)!r}]; runpy.run_module('generator.rules_export', run_name='__main__')"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert out.read_text(encoding="utf-8") == scoring_rules_json(load_config(Layout().config))

@@ -8,6 +8,7 @@ import hashlib
 import http.server
 import io
 import json
+import re
 import shutil
 import threading
 import zipfile
@@ -107,8 +108,13 @@ def test_a_kit_whose_frame_size_differs(site: Path) -> None:
 def test_an_example_frame_that_breaks_its_schema(site: Path) -> None:
     page = site / "integration" / "index.html"
     text = page.read_text(encoding="utf-8")
-    deadline = '<span class="nt">"deadline_ms"</span><span class="p">:</span><span class="mi">'
-    start = text.index(deadline) + len(deadline)
+    # The frame is pretty-printed, so a space may sit between the colon and the number.
+    deadline = re.search(
+        r'<span class="nt">"deadline_ms"</span><span class="p">:</span>(?:<span class="w"> *</span>)?<span class="mi">',
+        text,
+    )
+    assert deadline is not None
+    start = deadline.end()
     end = text.index("</span>", start)
     number = text[start:end]
     page.write_text(text[:start] + f"&quot;{number}&quot;" + text[end:], encoding="utf-8")
@@ -123,7 +129,7 @@ def _wheel_with(data: bytes, rules_edit: dict[str, object]) -> bytes:
     with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
         for item in source.infolist():
             content = source.read(item)
-            if item.filename == "cvb_scorer/scoring_rules.json":
+            if item.filename == "cvb_scorer/data/scoring_rules.json":
                 rules = json.loads(content)
                 rules.update(rules_edit)
                 content = json.dumps(rules).encode("utf-8")
@@ -135,7 +141,7 @@ def test_an_editor_wheel_that_differs_from_the_servers(site: Path) -> None:
     manifest_path = site / "assets" / "wheels" / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     wheel = site / "assets" / "wheels" / manifest["scorer"]
-    rules = json.loads(zipfile.ZipFile(wheel).read("cvb_scorer/scoring_rules.json"))
+    rules = json.loads(zipfile.ZipFile(wheel).read("cvb_scorer/data/scoring_rules.json"))
     first = next(iter(rules))
     wheel.write_bytes(_wheel_with(wheel.read_bytes(), {first: "edited"}))
     # The manifest is made consistent, so only the server's wheel can tell.
