@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 import jinja2
@@ -18,6 +20,15 @@ from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
+from generator.pages.editions import (
+    EDITIONS,
+    EN,
+    ZH,
+    ZH_NOT_FOUND,
+    Edition,
+    interface_strings,
+    zh_context,
+)
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
@@ -25,6 +36,9 @@ from generator.rules_export import scoring_rules_json
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
+# Runs of Chinese number characters (三千二百五十) that the search index keeps as one word.
+ZH_NUMBER_RUN = re.compile("[零〇一二兩三四五六七八九十百千萬億廿卅]{2,}")
+SEARCH_WORD_FREQUENCY = 100_000
 
 
 @dataclass(frozen=True)
@@ -34,10 +48,14 @@ class Rendered:
     fragments: Fragments
     config: Config
     wheel: scorer_bridge.ScorerWheel
+    # The Traditional Chinese (Hong Kong) edition: the same pages from the same model, and its 404 page's body.
+    zh_pages: dict[str, str]
+    zh_not_found: str
 
 
 def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
-    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
+    """Render every page of both editions and every kit file in memory. With mark=True, tracked values are
+    bracketed for the check."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark)
     kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
@@ -48,33 +66,50 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
         autoescape=True,
     )
     sample = scorer_bridge.editor_sample(layout.editor_examples)
-    editors = {
-        compact: scorer_bridge.editor_markup(
-            html_env,
-            sample=sample,
-            wheel=wheel,
-            # The full editor sits on /methodology/, the compact one on the guide at the site root.
-            asset_base="assets" if compact else "../assets",
-            max_chars=config.site.editor.max_chars,
-            compact=compact,
+
+    def fragments_for(edition: Edition) -> Fragments:
+        # The editor's assets are the site root's; an edition below the root reaches them one level further up.
+        up = "../" * edition.prefix.count("/")
+        editors = {
+            compact: scorer_bridge.editor_markup(
+                html_env,
+                sample=sample,
+                wheel=wheel,
+                # The full editor sits on /methodology/, the compact one on the guide at the edition's root.
+                asset_base=up + ("assets" if compact else "../assets"),
+                max_chars=config.site.editor.max_chars,
+                compact=compact,
+                ui=interface_strings(config, edition.code),
+            )
+            for compact in (False, True)
+        }
+        return Fragments(
+            python_server=kit["python_server"],
+            node_server=kit["node_server"],
+            # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
+            editor=_as_scorer_output(editors[False], mark),
+            compact_editor=_as_scorer_output(editors[True], mark),
+            normalisation_rows=[
+                {k: _as_scorer_output(v, mark) for k, v in row.items()}
+                for row in scorer_bridge.normalisation_rows()
+            ],
+            scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
         )
-        for compact in (False, True)
-    }
-    fragments = Fragments(
-        python_server=kit["python_server"],
-        node_server=kit["node_server"],
-        # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
-        editor=_as_scorer_output(editors[False], mark),
-        compact_editor=_as_scorer_output(editors[True], mark),
-        normalisation_rows=[
-            {k: _as_scorer_output(v, mark) for k, v in row.items()}
-            for row in scorer_bridge.normalisation_rows()
-        ],
-        scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
-    )
+
+    fragments = fragments_for(EN)
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
-    return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
+    zh = zh_context(config, fragments_for(ZH))
+    zh_pages = {page.output: render(env, page.template, zh) for page in ZH.pages}
+    return Rendered(
+        pages=pages,
+        kit=kit,
+        fragments=fragments,
+        config=config,
+        wheel=wheel,
+        zh_pages=zh_pages,
+        zh_not_found=render(env, ZH_NOT_FOUND, zh),
+    )
 
 
 def _as_scorer_output(text: str, mark: bool) -> str:
@@ -105,15 +140,42 @@ def build_site(
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
         (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
+        zh_docs = work / "docs-zh"
+        zh_docs.mkdir()
+        for name, text in rendered.zh_pages.items():
+            (zh_docs / name).write_text(text, encoding="utf-8")
+        user_dict = work / "jieba-user.txt"
+        user_dict.write_text(
+            search_words(rendered.config, [*rendered.pages.values(), *rendered.zh_pages.values()]),
+            encoding="utf-8",
+        )
+        base_url = site_url or rendered.config.platform.urls.base + "/"
         site = work / "site"
         _run_mkdocs(
             layout,
+            edition=EN,
             docs=docs,
             site=site,
             work=work,
             site_name=rendered.config.platform.programme.name,
-            site_url=site_url or rendered.config.platform.urls.base + "/",
+            site_url=base_url,
+            user_dict=user_dict,
         )
+        zh_site = work / "site-zh"
+        _run_mkdocs(
+            layout,
+            edition=ZH,
+            docs=zh_docs,
+            site=zh_site,
+            work=work,
+            site_name=rendered.config.glossary.zh_text.get(
+                "platform.programme.name", rendered.config.platform.programme.name
+            ),
+            site_url=base_url + ZH.prefix,
+            user_dict=user_dict,
+            theme_dir=_zh_theme(layout, work, rendered.zh_not_found),
+        )
+        zh_site.rename(site / ZH.prefix.rstrip("/"))
         swap_in(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -207,7 +269,18 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name: str, site_url: str) -> None:
+def _run_mkdocs(
+    layout: Layout,
+    *,
+    edition: Edition,
+    docs: Path,
+    site: Path,
+    work: Path,
+    site_name: str,
+    site_url: str,
+    user_dict: Path,
+    theme_dir: Path | None = None,
+) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config as load_mkdocs_config
     from mkdocs.exceptions import Abort
@@ -217,9 +290,13 @@ def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name
     settings["site_url"] = site_url
     settings["docs_dir"] = str(docs)
     settings["site_dir"] = str(site)
-    settings["theme"]["custom_dir"] = str(layout.root / settings["theme"]["custom_dir"])
-    settings.setdefault("extra_css", []).append("assets/editor/editor.css")
-    settings.setdefault("extra_javascript", []).append({"path": "assets/editor/editor.js", "type": "module"})
+    settings["theme"]["custom_dir"] = str(theme_dir or layout.root / settings["theme"]["custom_dir"])
+    # Shared assets live once, at the site root; an edition below it reaches them one level up per folder.
+    up = "../" * edition.prefix.count("/")
+    settings["extra_css"] = [up + path for path in settings.get("extra_css", [])]
+    settings["extra_css"].append(up + "assets/editor/editor.css")
+    settings.setdefault("extra_javascript", []).append({"path": up + "assets/editor/editor.js", "type": "module"})
+    _edition_settings(settings, edition, user_dict)
     config_file = work / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(settings, allow_unicode=True, sort_keys=False), encoding="utf-8")
     collected = _Collect()
@@ -234,3 +311,54 @@ def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name
         ) from None
     finally:
         mkdocs_log.removeHandler(collected)
+
+
+def _edition_settings(settings: dict[str, Any], edition: Edition, user_dict: Path) -> None:
+    """The theme's language, the switcher to the other editions, and search that segments Chinese."""
+    settings["theme"]["language"] = edition.lang
+    settings.setdefault("extra", {})["alternate"] = [
+        {
+            "name": other.name,
+            # Relative to this edition's root; the switcher (docs/overrides/partials/alternate.html) appends
+            # the page's own path, so each link goes to the same page in the other edition.
+            "link": "../" * edition.prefix.count("/") + other.prefix,
+            "lang": other.lang,
+        }
+        for other in EDITIONS
+    ]
+    plugins: list[Any] = []
+    for plugin in settings.get("plugins", []):
+        if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
+            options = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
+            # Words jieba must keep whole (glossary terms, the pages' Chinese numbers): see search_words.
+            options["jieba_dict_user"] = str(user_dict)
+            plugin = {"search": options}
+        plugins.append(plugin)
+    settings["plugins"] = plugins
+
+
+def search_words(config: Config, pages: Iterable[str]) -> str:
+    """jieba's user dictionary: words the search index must hold whole, one per line with a high frequency.
+
+    jieba splits 三千二百五十 into 三千 and 二百五十, and the browser does not segment a query, so a reader
+    searching for the number would find nothing. The glossary's terms and every Chinese number on the pages
+    are kept whole.
+    """
+    words = {term.zh for term in config.glossary.terms.values()}
+    for text in pages:
+        words.update(match.group(0) for match in ZH_NUMBER_RUN.finditer(text))
+    return "".join(f"{word} {SEARCH_WORD_FREQUENCY}\n" for word in sorted(words) if " " not in word)
+
+
+def _zh_theme(layout: Layout, work: Path, not_found_markdown: str) -> Path:
+    """The theme overrides for the Chinese edition: the site's own, plus a 404 page in Chinese."""
+    import markdown
+
+    theme = work / "overrides-zh"
+    shutil.copytree(layout.root / "docs" / "overrides", theme)
+    body = markdown.markdown(not_found_markdown, extensions=["attr_list", "md_in_html"])
+    (theme / "404.html").write_text(
+        '{% extends "main.html" %}\n{% block content %}\n{% raw %}' + body + "{% endraw %}\n{% endblock %}\n",
+        encoding="utf-8",
+    )
+    return theme

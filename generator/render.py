@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from generator.pages.words import cardinal, fraction_words
+from generator.pages.words_zh import ZH_FILTERS
 from generator.provenance import Num, Text
 
 # Private-use characters: they never occur in config or prose, so they can bracket tracked output safely.
@@ -64,6 +65,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "ordinal": ordinal,
     "words": cardinal,
     "fraction": fraction_words,
+    # The Chinese edition's number words (generator/pages/words_zh.py).
+    **ZH_FILTERS,
 }
 
 

@@ -38,6 +38,7 @@ def find_problems(config: Config) -> list[Finding]:
         *_failures(config),
         *_endpointing(config),
         *_frames(config),
+        *_glossary(config),
     ]
 
 
@@ -270,3 +271,39 @@ def _frames(config: Config) -> Iterator[Finding]:
                 (name, "fields", "type"),
                 f"the frame's type field must be the constant {name!r}.",
             )
+
+
+def _glossary(config: Config) -> Iterator[Finding]:
+    # Imported here: localise reads Config from load, as this module does.
+    from generator.config.localise import TBA_TERM, zh_text_problems
+
+    glossary = config.glossary
+    if TBA_TERM not in glossary.terms:
+        yield Finding(
+            "glossary.yaml", ("terms",), f"the term {TBA_TERM} is missing; the Chinese edition needs its wording."
+        )
+    seen: dict[str, str] = {}
+    for term_id, term in glossary.terms.items():
+        if term.zh in seen:
+            yield Finding(
+                "glossary.yaml",
+                ("terms", term_id, "zh"),
+                f"{term.zh!r} is also the Chinese of {seen[term.zh]}; two terms must not read the same.",
+            )
+        seen.setdefault(term.zh, term_id)
+    avoided = {word: f"{use!r}" for word, use in glossary.avoid.items()}
+    for term_id, term in glossary.terms.items():
+        for word in term.avoid:
+            avoided.setdefault(word, f"{term.zh!r} (terms.{term_id})")
+    for term_id, term in glossary.terms.items():
+        for word, use in avoided.items():
+            if word in term.zh:
+                yield Finding(
+                    "glossary.yaml", ("terms", term_id, "zh"), f"{word!r} is to be avoided; write {use}."
+                )
+    for key, text in glossary.zh_text.items():
+        for word, use in avoided.items():
+            if word in text:
+                yield Finding("glossary.yaml", ("zh_text", key), f"{word!r} is to be avoided; write {use}.")
+    for key, message in zh_text_problems(config):
+        yield Finding("glossary.yaml", ("zh_text", key), message)
