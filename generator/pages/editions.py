@@ -76,11 +76,12 @@ def zh_context(config: Config, fragments: Fragments) -> dict[str, Any]:
     return context
 
 
-# Chinese number characters. A run of them is a number word when it holds any character other than 一: a lone
-# 一 (一些, 一般, 統一, 一個) is an article or part of an ordinary word, as "one" is not flagged in English; 三個,
-# 兩次, 十秒, 一百 and 三千二百五十 are numbers. A few ordinary words built from them are listed as words.
+# Chinese number characters. A run of them is a number word when it holds any character other than 一 and 零:
+# a lone 一 (一些, 一般, 統一, 一個) is an article or part of an ordinary word and 零 alone means nothing is
+# left, as "one" and "zero" are not flagged in English; 三個, 兩次, 十秒, 一百 and 三千二百五十 are numbers.
+# A few ordinary words built from number characters (十分 "very", 兩者 "both", 二進位 "binary") are words.
 ZH_NUMERALS = "零〇一二兩三四五六七八九十百千萬億廿卅"
-ZH_ORDINARY_WORDS = ("十分", "十足", "萬一", "千萬", "百分位", "百分比", "三思", "一一")
+ZH_ORDINARY_WORDS = ("十分", "十足", "萬一", "千萬", "百分位", "百分比", "三思", "兩者", "二進位")
 _ZH_RUN = re.compile(f"[{ZH_NUMERALS}]+")
 _ZH_ORDINARY = re.compile("|".join(ZH_ORDINARY_WORDS))
 
@@ -89,5 +90,5 @@ def zh_number_words(text: str) -> Iterable[str]:
     """The Chinese number words in `text` (see ZH_NUMERALS for the rule)."""
     visible = _ZH_ORDINARY.sub(lambda m: " " * len(m.group(0)), text)
     for match in _ZH_RUN.finditer(visible):
-        if match.group(0).strip("一"):
+        if match.group(0).strip("一零"):
             yield match.group(0)
