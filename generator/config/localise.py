@@ -21,6 +21,7 @@ TBA_TERM = "to_be_announced"
 # Config fields a zh_text key may start with: the Config's files (sources is bookkeeping, glossary is this file).
 ROOTS = tuple(f.name for f in dataclasses.fields(Config) if f.name not in {"sources", "glossary"})
 
+_DIGITS = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _PART = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 Part = str | int
 
@@ -123,3 +124,10 @@ def zh_text_problems(config: Config) -> Iterator[tuple[str, str]]:
             yield key, f"this key holds {type(value).__name__} {value!r}, not text; only sentences are translated."
         elif value == TBA:
             yield key, f'this value is "{TBA}", which the Chinese edition words from terms.{TBA_TERM}.'
+        elif sorted(_DIGITS.findall(config.glossary.zh_text[key])) != sorted(_DIGITS.findall(value)):
+            # A number in a translation is a copy; when the English changes, the copy must be changed with it.
+            yield key, (
+                f"the numbers here ({', '.join(_DIGITS.findall(config.glossary.zh_text[key])) or 'none'}) are not "
+                f"those of the text it translates ({', '.join(_DIGITS.findall(value)) or 'none'}); write the "
+                "same numbers, in digits."
+            )
