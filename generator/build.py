@@ -39,6 +39,10 @@ SERVICE_WORKER = "sw.js"
 # Runs of Chinese number characters (三千二百五十) that the search index keeps as one word.
 ZH_NUMBER_RUN = re.compile("[零〇一二兩三四五六七八九十百千萬億廿卅]{2,}")
 SEARCH_WORD_FREQUENCY = 100_000
+# A Python callable in mkdocs' YAML: the settings are written with safe_dump, which cannot write the tag, so a
+# placeholder stands in for it and is replaced in the text.
+UNICODE_SLUGS = "cvb-unicode-slugs"
+UNICODE_SLUGS_YAML = "!!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}"
 
 
 @dataclass(frozen=True)
@@ -297,8 +301,9 @@ def _run_mkdocs(
     settings["extra_css"].append(up + "assets/editor/editor.css")
     settings.setdefault("extra_javascript", []).append({"path": up + "assets/editor/editor.js", "type": "module"})
     _edition_settings(settings, edition, user_dict)
-    config_file = work / "mkdocs.yml"
-    config_file.write_text(yaml.safe_dump(settings, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    config_file = work / f"mkdocs-{edition.code}.yml"
+    text = yaml.safe_dump(settings, allow_unicode=True, sort_keys=False)
+    config_file.write_text(text.replace(UNICODE_SLUGS, UNICODE_SLUGS_YAML), encoding="utf-8")
     collected = _Collect()
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collected)
@@ -326,6 +331,12 @@ def _edition_settings(settings: dict[str, Any], edition: Edition, user_dict: Pat
         }
         for other in EDITIONS
     ]
+    if edition.code != "en":
+        # Headings keep their Chinese in their anchors (#量度甚麼, not #_4): the default slug drops every
+        # non-ASCII character and numbers what is left.
+        for extension in settings.get("markdown_extensions", []):
+            if isinstance(extension, dict) and "toc" in extension:
+                extension["toc"]["slugify"] = UNICODE_SLUGS
     plugins: list[Any] = []
     for plugin in settings.get("plugins", []):
         if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
