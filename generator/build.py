@@ -8,9 +8,9 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable
 from typing import Any
 
 import jinja2
@@ -299,7 +299,9 @@ def _run_mkdocs(
     up = "../" * edition.prefix.count("/")
     settings["extra_css"] = [up + path for path in settings.get("extra_css", [])]
     settings["extra_css"].append(up + "assets/editor/editor.css")
-    settings.setdefault("extra_javascript", []).append({"path": up + "assets/editor/editor.js", "type": "module"})
+    settings.setdefault("extra_javascript", []).append(
+        {"path": up + "assets/editor/editor.js", "type": "module"}
+    )
     _edition_settings(settings, edition, user_dict)
     config_file = work / f"mkdocs-{edition.code}.yml"
     text = yaml.safe_dump(settings, allow_unicode=True, sort_keys=False)
@@ -363,7 +365,7 @@ def search_words(config: Config, pages: Iterable[str]) -> str:
 
 def _zh_theme(layout: Layout, work: Path, not_found_markdown: str) -> Path:
     """The theme overrides for the Chinese edition: the site's own, plus a 404 page in Chinese."""
-    import markdown
+    import markdown  # type: ignore[import-untyped]  # mkdocs' own Markdown; its stubs are not pinned
 
     theme = work / "overrides-zh"
     shutil.copytree(layout.root / "docs" / "overrides", theme)

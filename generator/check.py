@@ -166,10 +166,14 @@ def scan_zh_output(text: str, shown: str, avoid: Mapping[str, str]) -> Iterator[
                 outside.append(ch if depth == 0 else " ")
         clean = line.replace(MARK_OPEN, "").replace(MARK_CLOSE, "").strip()
         for word in zh_number_words("".join(outside)):
-            yield Provenance(shown, number, clean[:160], f"the number word {word!r} did not come from the config")
+            yield Provenance(
+                shown, number, clean[:160], f"the number word {word!r} did not come from the config"
+            )
         for word, use in avoid.items():
             if word in clean:
-                yield Provenance(shown, number, clean[:160], f"{word!r} is not Hong Kong usage; write {use!r}")
+                yield Provenance(
+                    shown, number, clean[:160], f"{word!r} is not Hong Kong usage; write {use!r}"
+                )
 
 
 def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -273,6 +274,11 @@ def _frames(config: Config) -> Iterator[Finding]:
             )
 
 
+_CJK_SPACE = re.compile(
+    r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef] +[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
+)
+
+
 def _glossary(config: Config) -> Iterator[Finding]:
     # Imported here: localise reads Config from load, as this module does.
     from generator.config.localise import TBA_TERM, zh_text_problems
@@ -280,7 +286,9 @@ def _glossary(config: Config) -> Iterator[Finding]:
     glossary = config.glossary
     if TBA_TERM not in glossary.terms:
         yield Finding(
-            "glossary.yaml", ("terms",), f"the term {TBA_TERM} is missing; the Chinese edition needs its wording."
+            "glossary.yaml",
+            ("terms",),
+            f"the term {TBA_TERM} is missing; the Chinese edition needs its wording.",
         )
     seen: dict[str, str] = {}
     for term_id, term in glossary.terms.items():
@@ -305,5 +313,20 @@ def _glossary(config: Config) -> Iterator[Finding]:
         for word, use in avoided.items():
             if word in text:
                 yield Finding("glossary.yaml", ("zh_text", key), f"{word!r} is to be avoided; write {use}.")
+    for key, text in glossary.zh_text.items():
+        if _CJK_SPACE.search(text):
+            # A line break in a folded YAML block becomes a space, which Chinese never puts between characters.
+            yield Finding(
+                "glossary.yaml",
+                ("zh_text", key),
+                "a space stands between Chinese characters; write the text on one line.",
+            )
     for key, message in zh_text_problems(config):
         yield Finding("glossary.yaml", ("zh_text", key), message)
+    for tier in config.rounds.draw.strata:
+        if tier not in glossary.terms:
+            yield Finding(
+                "rounds.yaml",
+                ("draw", "strata", tier),
+                f"the tier {tier!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
+            )

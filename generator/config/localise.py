@@ -121,13 +121,19 @@ def zh_text_problems(config: Config) -> Iterator[tuple[str, str]]:
             yield key, f"this key names nothing in the config ({exc}); use a key as errors print it."
             continue
         if not isinstance(value, str):
-            yield key, f"this key holds {type(value).__name__} {value!r}, not text; only sentences are translated."
+            yield (
+                key,
+                f"this key holds {type(value).__name__} {value!r}, not text; only sentences are translated.",
+            )
         elif value == TBA:
             yield key, f'this value is "{TBA}", which the Chinese edition words from terms.{TBA_TERM}.'
         elif sorted(_DIGITS.findall(config.glossary.zh_text[key])) != sorted(_DIGITS.findall(value)):
             # A number in a translation is a copy; when the English changes, the copy must be changed with it.
-            yield key, (
-                f"the numbers here ({', '.join(_DIGITS.findall(config.glossary.zh_text[key])) or 'none'}) are not "
-                f"those of the text it translates ({', '.join(_DIGITS.findall(value)) or 'none'}); write the "
-                "same numbers, in digits."
+            yield (
+                key,
+                (
+                    f"the numbers here ({', '.join(_DIGITS.findall(config.glossary.zh_text[key])) or 'none'}) are not "
+                    f"those of the text it translates ({', '.join(_DIGITS.findall(value)) or 'none'}); write the "
+                    "same numbers, in digits."
+                ),
             )

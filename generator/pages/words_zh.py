@@ -83,6 +83,13 @@ def zh_fraction(n: Num) -> Text:
     return Text(f"{spell(frac.denominator)}分之{spell(frac.numerator)}", n.sources)
 
 
+def zh_channels(n: Num) -> Text:
+    """1 → 單聲道, 2 → 雙聲道, as audio is described; more channels by their number."""
+    value = int(n.value)
+    word = {1: "單聲道", 2: "雙聲道"}.get(value, f"{spell(value)}聲道" if value == n.value else f"{n}聲道")
+    return Text(word, n.sources)
+
+
 # Thresholds as in words.share_words; the words are editorial, the fraction is not.
 _EXPOSURE_WORDS = (
     (0.95, "差不多全部"),
@@ -100,4 +107,10 @@ def zh_share(n: Num) -> Text:
     return Text(_EXPOSURE_WORDS[-1][1], n.sources)
 
 
-ZH_FILTERS = {"zh_words": zh_words, "zh_spell": zh_spell, "zh_fraction": zh_fraction, "zh_share": zh_share}
+ZH_FILTERS = {
+    "zh_channels": zh_channels,
+    "zh_words": zh_words,
+    "zh_spell": zh_spell,
+    "zh_fraction": zh_fraction,
+    "zh_share": zh_share,
+}

@@ -213,9 +213,11 @@ def couple(data: dict[str, Any], file: str, key: Key, old: Any, new: Any) -> Non
     translated = data["glossary.yaml"]["zh_text"]
     dotted = file.removesuffix(".yaml") + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in key)
     if dotted in translated and isinstance(new, str):
-        translated[dotted] = translated[dotted].replace(str(old), str(new)) if str(old) in translated[
-            dotted
-        ] else bump_digits(translated[dotted])
+        translated[dotted] = (
+            translated[dotted].replace(str(old), str(new))
+            if str(old) in translated[dotted]
+            else bump_digits(translated[dotted])
+        )
 
 
 AUDIO_CHOICES: dict[str, list[int]] = {

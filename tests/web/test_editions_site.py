@@ -68,7 +68,9 @@ def test_the_switcher_leads_to_the_same_page_in_each_edition(site: Any, lang: st
         assert set(links) == set(EDITIONS), (prefix + relative, links)
         for other_lang, other_prefix in EDITIONS.items():
             target = urlsplit(urljoin(page_url, links[other_lang])).path
-            expected = "/" + other_prefix + ("" if relative == "404.html" else relative.removesuffix("index.html"))
+            expected = (
+                "/" + other_prefix + ("" if relative == "404.html" else relative.removesuffix("index.html"))
+            )
             assert re.sub("/+", "/", target) == expected, (prefix + relative, other_lang, target)
             served = site.root / unquote(target).lstrip("/")
             assert (served / "index.html" if target.endswith("/") else served).is_file(), target
@@ -91,7 +93,9 @@ QUERIES = ("保單", "醫療費", "三千二百五十", "3250")
 
 @pytest.mark.parametrize("prefix", EDITIONS.values(), ids=EDITIONS.keys())
 @pytest.mark.parametrize("query", QUERIES)
-def test_search_finds_chinese_words_and_numbers(site: Any, page: Any, log: PageLog, prefix: str, query: str) -> None:
+def test_search_finds_chinese_words_and_numbers(
+    site: Any, page: Any, log: PageLog, prefix: str, query: str
+) -> None:
     holding = {
         relative.removesuffix("index.html")
         for relative in edition_pages(site.root, prefix)
