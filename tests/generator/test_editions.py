@@ -4,6 +4,8 @@ validated, and `cvb check` catching a number typed into a Chinese template."""
 from __future__ import annotations
 
 import functools
+import html
+import json
 import re
 
 import pytest
@@ -191,3 +193,16 @@ def test_chinese_pages_show_no_english_sentences() -> None:
         prose = re.sub(r"<span lang=\"en\">.*?</span>", " ", prose)
         runs = re.findall(r"(?:\b[A-Za-z]{3,}\b[ ,;]+){5,}", prose)
         assert not runs, (name, runs[:3])
+
+
+def test_the_editor_gets_its_interface_strings_in_the_page_language() -> None:
+    config = load_config(LAYOUT.config)
+    result = rendered()
+    interface = config.glossary.interface
+    chinese, english = result.zh_pages["methodology.md"], result.pages["methodology.md"]
+    assert "data-cvb-strings=" in chinese and "data-cvb-strings=" in english
+    assert interface["reference_label"].zh in chinese and interface["reference_label"].en not in chinese
+    assert interface["reference_label"].en in english
+    blob = re.search(r"data-cvb-strings='([^']*)'", chinese)
+    assert blob is not None
+    assert json.loads(html.unescape(blob.group(1)))["summary"] == interface["summary"].zh
