@@ -323,6 +323,15 @@ def _glossary(config: Config) -> Iterator[Finding]:
             )
     for key, message in zh_text_problems(config):
         yield Finding("glossary.yaml", ("zh_text", key), message)
+    e2e = config.scoring.pillars.get("e2e")
+    for group in ("machine_weights", "rated_weights"):
+        for name in getattr(e2e, group, None) or {}:
+            if name not in glossary.terms:
+                yield Finding(
+                    "scoring.yaml",
+                    ("pillars", "e2e", group, name),
+                    f"the measure {name!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
+                )
     for tier in config.rounds.draw.strata:
         if tier not in glossary.terms:
             yield Finding(
