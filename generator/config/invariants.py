@@ -332,6 +332,12 @@ def _glossary(config: Config) -> Iterator[Finding]:
                     ("pillars", "e2e", group, name),
                     f"the measure {name!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
                 )
+    if config.rounds.draw.seeded_per not in glossary.terms:
+        yield Finding(
+            "rounds.yaml",
+            ("draw", "seeded_per"),
+            f"{config.rounds.draw.seeded_per!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
+        )
     for tier in config.rounds.draw.strata:
         if tier not in glossary.terms:
             yield Finding(
