@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
@@ -306,6 +307,10 @@ def _run_mkdocs(
     config_file = work / f"mkdocs-{edition.code}.yml"
     text = yaml.safe_dump(settings, allow_unicode=True, sort_keys=False)
     config_file.write_text(text.replace(UNICODE_SLUGS, UNICODE_SLUGS_YAML), encoding="utf-8")
+    # jieba (the search plugin's segmenter) reports loading its dictionary on every build; that is not news.
+    # It sets its own logger to DEBUG when first imported, so import it before quietening it.
+    importlib.import_module("jieba")
+    logging.getLogger("jieba").setLevel(logging.WARNING)
     collected = _Collect()
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collected)
