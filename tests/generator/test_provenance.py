@@ -17,7 +17,7 @@ from generator.build import Rendered, render_all
 from generator.check import check
 from generator.config import ConfigError, load_config
 from generator.pages.words import cardinal, fraction_words
-from generator.pages.words_zh import zh_fraction, zh_spell, zh_words
+from generator.pages.words_zh import zh_channels, zh_fraction, zh_spell, zh_words
 from generator.paths import Layout
 from generator.provenance import Num
 from generator.render import ordinal
@@ -97,7 +97,7 @@ def forms_zh(value: Any) -> list[str]:
         out += re.findall(r"[0-9]+", value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         n = Num(value, frozenset())
-        out += [zh_words(n).text, zh_spell(n).text, zh_fraction(n).text]
+        out += [zh_words(n).text, zh_spell(n).text, zh_fraction(n).text, zh_channels(n).text]
     return [f for f in dict.fromkeys(out) if f]
 
 
