@@ -300,6 +300,8 @@ def _run_mkdocs(
     up = "../" * edition.prefix.count("/")
     settings["extra_css"] = [up + path for path in settings.get("extra_css", [])]
     settings["extra_css"].append(up + "assets/editor/editor.css")
+    # After the theme's and the site's own styles: Hong Kong glyph shapes wherever a page marks Chinese zh-HK.
+    settings["extra_css"].append(up + "assets/hk-fonts.css")
     settings.setdefault("extra_javascript", []).append(
         {"path": up + "assets/editor/editor.js", "type": "module"}
     )

@@ -118,3 +118,20 @@ def test_search_finds_chinese_words_and_numbers(
     pages_found = {path.split("#")[0] for path in found}
     assert pages_found & holding, (query, prefix, found, holding)
     assert off_origin(log, site) == []
+
+
+def _platform_fonts(page: Any, selector: str) -> list[str]:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    return [font["familyName"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+
+
+@pytest.mark.parametrize(("path", "selector"), [("zh/", "article h1"), ("", "a[data-cvb-edition='zh-HK']")])
+def test_chinese_is_drawn_with_hong_kong_glyphs(site: Any, page: Any, path: str, selector: str) -> None:
+    """Chromium picks the Taiwan face for zh-HK unless the Hong Kong one is named (docs/assets/hk-fonts.css)."""
+    page.goto(site.url(path), wait_until="networkidle")
+    fonts = _platform_fonts(page, selector)
+    assert fonts and all(name.endswith(" HK") for name in fonts), fonts
