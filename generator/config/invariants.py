@@ -309,10 +309,12 @@ def _glossary(config: Config) -> Iterator[Finding]:
                 yield Finding(
                     "glossary.yaml", ("terms", term_id, "zh"), f"{word!r} is to be avoided; write {use}."
                 )
-    for key, text in glossary.zh_text.items():
+    chinese: list[tuple[KeyPath, str]] = [(("zh_text", key), text) for key, text in glossary.zh_text.items()]
+    chinese += [(("interface", key, "zh"), pair.zh) for key, pair in glossary.interface.items()]
+    for where, text in chinese:
         for word, use in avoided.items():
             if word in text:
-                yield Finding("glossary.yaml", ("zh_text", key), f"{word!r} is to be avoided; write {use}.")
+                yield Finding("glossary.yaml", where, f"{word!r} is to be avoided; write {use}.")
     for key, text in glossary.zh_text.items():
         if _CJK_SPACE.search(text):
             # A line break in a folded YAML block becomes a space, which Chinese never puts between characters.

@@ -122,6 +122,10 @@ def _edit_glossary(layout: Layout, edit: object) -> None:
         (lambda d: d["zh_text"].update({"platform.rounds[0].opens": "錯"}), "to be announced"),
         (lambda d: d["zh_text"].update({"platform.rounds[0].name": "伺服器信息"}), "'信息' is to be avoided"),
         (lambda d: d["terms"]["mer"].update({"zh": "字錯誤率"}), "also the Chinese of cer"),
+        (
+            lambda d: d["interface"]["starting"].update({"zh": "拷貝中"}),
+            "'拷貝' is to be avoided; write '複製'",
+        ),
         (lambda d: d["terms"].pop("to_be_announced"), "to_be_announced is missing"),
         (lambda d: d["terms"].pop("hard"), "the tier 'hard' has no entry"),
         (
