@@ -37,6 +37,7 @@ serve: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot
 bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/python bench/scorer.py
 	$(BIN)/python bench/editor.py
+	$(BIN)/python bench/review.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -34,6 +34,7 @@ from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
+from starter_kit.connection_test.bundle import constants_source
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
@@ -64,6 +65,7 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark)
     kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
+    kit["connection_test_constants"] = constants_source(config, mark=mark)
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),

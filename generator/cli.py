@@ -14,7 +14,9 @@ from pathlib import Path
 from generator.build import SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
+from generator.review import cli as review_cli
 from generator.rules_export import scoring_rules_json
+from starter_kit.connection_test.cli import DESCRIPTION, add_arguments
 
 
 def _build(args: argparse.Namespace, layout: Layout) -> int:
@@ -104,6 +106,18 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
+def _review(args: argparse.Namespace, layout: Layout) -> int:
+    return review_cli.run(args, args.config or layout.config)
+
+
+def _connection_test(args: argparse.Namespace, layout: Layout) -> int:
+    from starter_kit.connection_test.bundle import settings_from_config
+    from starter_kit.connection_test.cli import run
+
+    settings = settings_from_config(load_config(args.config or layout.config))
+    return run(args, settings=settings, default_clips=layout.root / "build" / "clips")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -123,9 +137,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
     rules.add_argument("--out", type=Path, default=None)
+    review_cli.add_parser(sub)
+    connection_test = sub.add_parser(
+        "connection-test",
+        help="run the platform's connection test against an endpoint",
+        description=DESCRIPTION,
+    )
+    add_arguments(connection_test, default_concurrency=None)
     args = parser.parse_args(argv)
     layout = Layout()
-    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules}
+    handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
+    handlers["connection-test"] = _connection_test
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

@@ -97,10 +97,23 @@ class Concurrency(Model):
     rule: Text
 
 
+class Delivery(Model):
+    min_seconds_per_character: Annotated[float, Field(ge=0)]
+    max_seconds_per_character: Annotated[float, Field(gt=0)]
+    extra_seconds_allowed: Annotated[float, Field(ge=0)]
+    min_level_dbfs: Annotated[float, Field(le=0)]
+    max_level_dbfs: Annotated[float, Field(le=0)]
+    max_clipped_share: Fraction
+
+
 class ConnectionTest(Model):
     clips: PositiveInt
     approximate_duration_s: PositiveInt
     all_must_pass: bool
+    default_concurrency: PositiveInt
+    late_reply_wait_ms: PositiveInt
+    delivery: Delivery
+    not_measured: list[Text]
 
 
 class E2EProtocol(Model):
@@ -279,11 +292,32 @@ class ReviewCheck(Model):
     summary: Text
 
 
+class ReviewScan(Model):
+    """What `cvb review scan` looks for besides the release's own ids and sources."""
+
+    mirror_hosts: Annotated[list[Text], Field(min_length=1)]
+    identifier_words: Annotated[list[Text], Field(min_length=1)]
+    split_words: Annotated[list[Text], Field(min_length=1)]
+    training_words: Annotated[list[Text], Field(min_length=1)]
+    min_id_list: Annotated[int, Field(ge=2)]
+    id_list_share: Annotated[float, Field(gt=0, le=1)]
+
+
+class ReviewCausality(Model):
+    """How `cvb review causality` probes a frame-probability function."""
+
+    cut_points: Annotated[int, Field(ge=1)]
+    tolerance: Annotated[float, Field(gt=0, lt=1)]
+    time_limit_seconds: PositiveInt
+
+
 class EndpointingFile(Model):
     release: Release
     frame_time_variable: Text
     operator_decisions: list[OperatorDecision]
     review_checks: Annotated[list[ReviewCheck], Field(min_length=1)]
+    scan: ReviewScan
+    causality: ReviewCausality
 
 
 # methodology.yaml

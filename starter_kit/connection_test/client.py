@@ -1,0 +1,158 @@
+"""The asyncio shell: sockets and the clock around starter_kit.protocol's Exchange, never above the declared
+concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import ssl
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from starter_kit.protocol.delivery import AudioMeasures
+from starter_kit.protocol.machine import Exchange, Item, Verdict
+from starter_kit.protocol.settings import Settings
+
+Clock = Callable[[], float]
+
+
+class UsageError(ValueError):
+    """A URL or option the test refuses before connecting, as one sentence."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    verdicts: list[Verdict]
+    concurrency: int
+    max_open: int  # the most connections this client had open at once
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.verdicts) and all(v.passed for v in self.verdicts)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def tls_for(url: str, *, insecure: bool) -> ssl.SSLContext | None:
+    """The TLS context for `url`: public roots, verified, unless --insecure on a loopback address."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.scheme not in ("ws", "wss"):
+        raise UsageError(f"{url!r} is not a WebSocket URL; registered endpoints start with wss://.")
+    if insecure and not is_loopback(host):
+        raise UsageError(f"--insecure is for loopback addresses only, and {host!r} is not one.")
+    if parts.scheme == "ws":
+        if not insecure:
+            raise UsageError(
+                "The platform connects only over wss:// with a publicly trusted certificate; "
+                "plain ws:// is allowed here only with --insecure on a loopback address."
+            )
+        return None
+    if insecure:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
+    return ssl.create_default_context()
+
+
+class _Gauge:
+    def __init__(self) -> None:
+        self.now = 0
+        self.most = 0
+
+    def __enter__(self) -> None:
+        self.now += 1
+        self.most = max(self.most, self.now)
+
+    def __exit__(self, *_: object) -> None:
+        self.now -= 1
+
+
+async def run_exchange(
+    exchange: Exchange, url: str, *, tls: ssl.SSLContext | None, clock: Clock = time.monotonic
+) -> None:
+    settings = exchange.settings
+    handshake_s = settings.handshake_timeout_ms / 1000
+    try:
+        ws = await connect(
+            url,
+            ssl=tls,
+            open_timeout=handshake_s,
+            close_timeout=handshake_s,
+            ping_interval=None,
+            compression=None,
+            max_size=None,
+        )
+    except ssl.SSLCertVerificationError as exc:
+        exchange.connection_failed("tls_certificate_rejected", exc.verify_message or str(exc), clock())
+        return
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
+        exchange.connection_failed("connection_refused", f"{type(exc).__name__}: {exc}", clock())
+        return
+    try:
+        exchange.connected(clock())
+        while True:
+            for message in exchange.data_to_send():
+                await ws.send(message)
+            if exchange.done:
+                break
+            wakeup = exchange.next_wakeup()
+            # The machine bounds every wait; the fallback only keeps a machine bug from hanging the shell.
+            timeout = max(0.0, (wakeup if wakeup is not None else clock() + handshake_s) - clock())
+            try:
+                message = await asyncio.wait_for(ws.recv(), timeout)
+            except TimeoutError:
+                exchange.tick(clock())
+                continue
+            except ConnectionClosed:
+                exchange.receive_close(clock())
+                continue
+            if isinstance(message, str):
+                exchange.receive_text(message, clock())
+            else:
+                exchange.receive_bytes(message, clock())
+    except ConnectionClosed:
+        exchange.receive_close(clock())
+    finally:
+        await ws.close()
+
+
+async def run_items(
+    items: Sequence[Item],
+    url: str,
+    *,
+    settings: Settings,
+    concurrency: int,
+    paced: bool,
+    insecure: bool,
+    measures: AudioMeasures | None = None,
+    clock: Clock = time.monotonic,
+) -> RunResult:
+    """Every item on its own connection, at most `concurrency` open at once, verdicts in item order."""
+    if concurrency < 1:
+        raise UsageError("--concurrency must be at least one connection.")
+    tls = tls_for(url, insecure=insecure)
+    slots = asyncio.Semaphore(concurrency)
+    gauge = _Gauge()
+    exchanges = [Exchange(item, settings=settings, paced=paced, measures=measures) for item in items]
+
+    async def one(exchange: Exchange) -> None:
+        async with slots:
+            with gauge:
+                await run_exchange(exchange, url, tls=tls, clock=clock)
+
+    await asyncio.gather(*(one(e) for e in exchanges))
+    return RunResult([v for e in exchanges for v in e.verdicts], concurrency, gauge.most)
