@@ -101,6 +101,10 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
                 for row in scorer_bridge.normalisation_rows()
             ],
             scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
+            number_weight_rows=[
+                {k: _as_scorer_output(v, mark) for k, v in row.items()}
+                for row in scorer_bridge.number_weight_rows()
+            ],
         )
 
     fragments = fragments_for(EN)

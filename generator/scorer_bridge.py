@@ -66,6 +66,13 @@ def normalisation_rows() -> list[dict[str, str]]:
     return [dict(row) for row in rules_table()]
 
 
+def number_weight_rows() -> list[dict[str, str]]:
+    """The worked examples of how much a number weighs, with what each choice charges, from the scorer."""
+    from cvb_scorer.normalise.weights import number_weight_rows as rows
+
+    return [dict(row) for row in rows()]
+
+
 def scorer_signature() -> str:
     from cvb_scorer.signature import signature
 

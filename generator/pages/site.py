@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import Config
@@ -39,6 +39,8 @@ class Fragments:
     compact_editor: str
     normalisation_rows: list[dict[str, str]]
     scorer_signature: str
+    # The worked examples of how much a number weighs, scored by the scorer (see number_weight_rows).
+    number_weight_rows: list[dict[str, str]] = field(default_factory=list)
 
 
 def site_context(config: Config, fragments: Fragments) -> dict[str, Any]:

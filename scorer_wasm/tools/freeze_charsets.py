@@ -68,11 +68,20 @@ def build() -> dict[str, object]:
     st_keys = {key for key, _ in st if len(key) == 1}
     simplified_only = sorted(st_keys - traditional_side - held)
     ambiguous = sorted((st_keys & traditional_side) - held)
-    # For the Simplified-cost diagnostic: the Traditional forms OpenCC offers for each Simplified-only
-    # character.
-    candidates = {
-        key: "".join(v for v in values if len(v) == 1) for key, values in st if key in simplified_only
-    }
+    # For the Simplified-cost diagnostic: every Traditional form of each character a Simplified text may hold
+    # in place of the Traditional one, the ambiguous ones included (系 for 係, 几 for 幾, 后 for 後, 只 for 隻, 万
+    # for 萬, and the held-out 吓 for 嚇: the reference, not the set, decides): the forms STCharacters offers,
+    # and every Traditional character TSCharacters writes as it.
+    forms: dict[str, set[str]] = {}
+    for key, values in st:
+        if len(key) == 1:
+            forms.setdefault(key, set()).update(v for v in values if len(v) == 1 and v != key)
+    for name in ("TSCharacters.txt", "TSCharactersExt.txt"):
+        for key, values in _read_table(name):
+            for v in values:
+                if len(key) == 1 and len(v) == 1 and v != key:
+                    forms.setdefault(v, set()).add(key)
+    candidates = {key: "".join(sorted(values)) for key, values in forms.items() if values}
 
     # Glyph variants: union the HK and TW variant pairs into classes; each class folds to one member.
     parent: dict[str, str] = {}

@@ -30,6 +30,62 @@ def test_gated_fold_damages_no_character_of_hkcancor() -> None:
     assert not damaged, f"the fold rewrote correct Cantonese: {damaged.most_common(10)}"
 
 
+def _inject(text: str, k: int, char: str) -> tuple[str, int]:
+    at = (k * 7) % (len(text) + 1)
+    return text[:at] + char + text[at:], at
+
+
+def test_one_simplified_character_changes_nothing_else_in_any_hkcancor_utterance() -> None:
+    # Every Simplified-only character the fold knows, one per utterance in turn (each about four times over
+    # the corpus), at a position that moves through the utterance: the fold replaces that character and
+    # leaves every other character exactly as written.
+    triggers = sorted(charsets().simplified_only)
+    damaged: Counter[tuple[str, str]] = Counter()
+    replaced = 0
+    for k, text in enumerate(hkcancor_utterances()):
+        injected, at = _inject(text, k, triggers[k % len(triggers)])
+        folded, changes = fold_reference(injected)
+        replaced += [c.index for c in changes] == [at]
+        rest = folded[:at] + folded[at + 1 :]
+        damaged.update((a, b) for a, b in zip(text, rest, strict=True) if a != b)
+    assert not damaged, f"the fold rewrote correct Cantonese: {damaged.most_common(10)}"
+    assert replaced > 16_000
+
+
+def test_a_simplified_foot_leaves_the_hong_kong_characters_around_it_alone() -> None:
+    # The review's case: one 隻脚 per utterance let s2hk rewrite 余, 于, 郁, 范, 涌, 干擾, 仆, 咸, 斗 elsewhere.
+    text = "余先生喺東涌于仔郁手范圍干擾仆街咸魚斗氣隻脚"
+    assert fold_reference(text)[0] == text.replace("脚", "腳")
+    for k, utterance in enumerate(hkcancor_utterances()[::3]):
+        injected, at = _inject(utterance, k, "隻脚")
+        assert fold_reference(injected)[0] == injected[: at + 1] + "腳" + injected[at + 2 :]
+
+
+def test_simplified_cost_is_every_error_of_a_t2s_conversion_of_hkcancor() -> None:
+    # Against its own OpenCC t2s conversion, every error of HKCanCor is one that writing Traditional would
+    # have avoided (系/係, 几/幾, 后/後, 只/隻, 万/萬 included), and the diagnostic is exactly the errors that
+    # disappear when the hypothesis is folded to the reference's script.
+    import opencc
+    from cvb_scorer.align import edit_counts
+    from cvb_scorer.metrics import score_clip, script_folded_cer
+
+    t2s = opencc.OpenCC("t2s").convert
+    total = explained = 0
+    seen: set[tuple[str, str]] = set()
+    for k, text in enumerate(hkcancor_utterances()):
+        hyp = t2s(text)
+        clip = score_clip(str(k), text, hyp)
+        errors = clip.cer_counts.errors
+        total += errors
+        explained += clip.simplified.errors
+        folded = script_folded_cer(clip.reference, clip.hypothesis, clip.cer_alignment)
+        assert clip.simplified.errors == errors - edit_counts(clip.reference.cer, folded).errors
+        seen.update((a, b) for a, b in zip(text, hyp, strict=True) if a != b)
+    assert total > 40_000
+    assert explained == total
+    assert {("係", "系"), ("幾", "几"), ("後", "后"), ("隻", "只"), ("萬", "万")} <= seen
+
+
 def test_reference_and_hypothesis_normalise_hkcancor_alike() -> None:
     # Only the script fold is reference-only; on correct HK text it must change nothing.
     for text in hkcancor_utterances()[:4000]:

@@ -35,7 +35,8 @@ BOTH_SIDES = [
     ("卅", "30"),
     ("兩", "2"),
     ("兩個", "2個"),
-    ("兩三個", "23個"),
+    ("兩三個", "兩三個"),  # a range: two or three
+    ("二三", "23"),  # two digit words with nothing counted after them are digits
     ("二零二六", "2026"),
     ("九九九", "999"),
     ("一百零五", "105"),
@@ -53,7 +54,9 @@ BOTH_SIDES = [
     ("十萬", "100000"),
     ("十分鐘", "10分鐘"),
     ("十一", "11"),
-    ("三三百", "三三百"),  # not a well-formed number: stays as written
+    ("三三百", "3 300"),  # not one number: read as the numbers said one after another
+    ("百二百", "百二百"),  # no reading as numbers: stays as written
+    ("一百二百三百", "100 200 300"),
     # exception words survive, on both sides
     ("一齊", "一齊"),
     ("一啲", "一啲"),
@@ -99,7 +102,7 @@ def test_both_sides_fold_to_the_golden_form(text: str, expected: str) -> None:
 
 REFERENCE_FOLD = [
     ("个", "個"),
-    ("干净", "乾淨"),
+    ("干净", "干淨"),  # 干 also occurs in Hong Kong writing (干擾): only 净 is replaced
     ("头发", "頭髮"),
     ("这个人", "這個人"),
     ("说话", "說話"),  # s2hk gives 説, the variant fold gives 說 on both sides
@@ -142,11 +145,7 @@ def test_hypothesis_is_never_script_folded() -> None:
 
 def test_reference_fold_records_what_it_changed() -> None:
     changes = normalise_reference("个人干净").fold_changes
-    assert [(c.index, c.before, c.after) for c in changes] == [
-        (0, "个", "個"),
-        (2, "干", "乾"),
-        (3, "净", "淨"),
-    ]
+    assert [(c.index, c.before, c.after) for c in changes] == [(0, "个", "個"), (3, "净", "淨")]
 
 
 def test_every_published_example_matches_the_code() -> None:
@@ -239,81 +238,16 @@ _NFKC_ALPHABET = [chr(cp) for lo, hi in _NFKC_RANGES for cp in range(lo, hi)] + 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(_NFKC_ALPHABET), min_size=256, max_size=700))
-def test_long_texts_normalised_piecewise_equal_one_full_pass(text: str) -> None:
+def test_long_texts_normalise_as_one_full_pass(text: str) -> None:
     assert nfkc(text) == clean_unicode(ud.normalize("NFKC", text))
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
-    [("0蚊點0A百", "0.0a百"), ("3蚊點5", "3點5"), ("一百蚊蚊", "100")],
+    ("text", "expected"), [("0蚊點0A百", "0蚊點0a百"), ("3蚊點5", "3蚊點5"), ("一百蚊蚊", "100")]
 )
-def test_currency_removal_that_joins_numerals_settles_in_one_pass(text: str, expected: str) -> None:
-    # Found by the idempotence property: dropping 蚊 put 點 between two digits, which a second pass then folded.
+def test_currency_removal_never_makes_a_new_number(text: str, expected: str) -> None:
+    # Found by the idempotence property: dropping 蚊 put 點 between two digits, which a second pass then folded;
+    # the word now stays when 點 or a numeral follows it.
     once = normalise_hypothesis(text).cer
     assert once == expected
     assert normalise_hypothesis(once).cer == once
-
-
-# Plain Han, glyph variants (and what they fold to), numerals, Simplified-only and held-out characters, an
-# extension-B character, compatibility ideographs, common punctuation in ASCII, CJK and full-width forms, and
-# what may not be dropped with it (%, $, letters, digits, spacing diacritics, other whitespace).
-_PLAIN_ALPHABET = [
-    *"好嘅佢説說温溫户戶一三十百萬兩點蚊元个头发晒吓 ,.!?-\"'，。！？：、「」％＄＿%$a1Ａ¨\u3000\t",
-    "\U000210c9",
-    "\uf900",
-    "\U0002f800",
-]
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.text(alphabet=st.sampled_from(_PLAIN_ALPHABET), max_size=30))
-def test_plain_han_texts_take_a_shortcut_to_the_same_result(text: str) -> None:
-    # Most texts are Han and punctuation, normalised in one pass (``plain_han``); the full rules must agree.
-    from cvb_scorer.normalise import _both_sides, _prepare
-    from cvb_scorer.normalise.fold import fold_reference
-
-    hyp = normalise_hypothesis(text)
-    assert (hyp.text, hyp.fold_changes) == (_both_sides(_prepare(text)), ())
-    folded, changes = fold_reference(_prepare(text))
-    normalise_reference.cache_clear()
-    ref = normalise_reference(text)
-    assert (ref.text, ref.fold_changes) == (_both_sides(folded), changes)
-    assert ref.cer == ref.text.replace(" ", "")
-
-
-def test_every_punctuation_mark_of_the_shortcut_is_dropped_as_the_rules_drop_it() -> None:
-    from cvb_scorer.normalise import _both_sides, _prepare
-    from cvb_scorer.normalise.text import _raw_plain
-
-    gaps = _raw_plain()[2]
-    marks = [chr(cp) for cp in range(0x30000) if gaps.fullmatch(chr(cp))]
-    assert len(marks) > 100
-    for mark in marks:
-        for text in (f"好{mark}嘅", f"{mark}一{mark}{mark}百{mark}", mark):
-            assert normalise_hypothesis(text).text == _both_sides(_prepare(text)), ascii(text)
-
-
-def _numerals_and_currency_to_a_fixed_point(text: str) -> str:
-    from cvb_scorer.normalise.numerals import drop_currency_words, fold_numerals
-
-    text = fold_numerals(text)
-    while (dropped := drop_currency_words(text)) != text:
-        text = fold_numerals(dropped)
-    return text
-
-
-@settings(max_examples=1000, deadline=None)
-@given(st.text(alphabet="0123一二三百千萬兩廿點蚊元%齊啲九龍ab .,，$", max_size=30))
-def test_folding_again_only_where_currency_removal_can_join_numerals_changes_nothing(text: str) -> None:
-    from cvb_scorer.normalise import _numerals_onwards, _prepare
-    from cvb_scorer.normalise.text import (
-        drop_currency_prefixes,
-        fold_variants,
-        lowercase_latin,
-        nfkc,
-        strip_punctuation,
-    )
-
-    # What the numeral rules are given: the text after every earlier rule (a "." survives only between digits).
-    before = strip_punctuation(lowercase_latin(drop_currency_prefixes(fold_variants(_prepare(text)))))
-    assert _numerals_onwards(before) == nfkc(_numerals_and_currency_to_a_fixed_point(before))

@@ -22,6 +22,7 @@ HERE = Path(__file__).resolve().parent
 
 NOISE = [
     *list("个这说干净头发晒吓搵唔該埋單一二三百千萬兩廿 iPhoneSKU15，。!?$%"),
+    *list("點万系几后只脚、,.-"),
     "́",
     "😀",
     "HK$",
@@ -51,6 +52,24 @@ def _pairs(count: int) -> list[tuple[str, str]]:
     return pairs
 
 
+def _new_rule_views() -> list[tuple[str, str]]:
+    """Pairs exercising the rules of normalisation version 3: issue 8's number cases, every published rule
+    example, and the golden corpus against its OpenCC t2s conversion (the fold and the Simplified-cost
+    diagnostic)."""
+    import opencc
+    from cvb_scorer.reference.normalise import RULES
+
+    from tests.scorer.golden_normalisation import GOLDEN
+    from tests.scorer.test_numbers import PAIRS
+
+    t2s = opencc.OpenCC("t2s").convert
+    golden = [text for text, _, _ in json.loads(GOLDEN.read_text(encoding="utf-8"))["cases"]]
+    views = [(ref, hyp) for ref, hyp, _, _ in PAIRS]
+    views += [(before, after) for rule in RULES for before, after in rule.examples]
+    views += [(text, t2s(text)) for text in golden]
+    return views
+
+
 def _node() -> str | None:
     return shutil.which("node")
 
@@ -77,6 +96,7 @@ def test_pyodide_output_is_byte_identical_to_cpython(tmp_path: Path) -> None:
     hyp_jsonl = "".join(json.dumps({"id": f"clip-{k:04d}", "text": h}, ensure_ascii=False) + "\n"
                         for k, (_, h) in enumerate(pairs) if k % 50)  # fmt: skip
     views = [*pairs[:150], ("个人HK$1,200<script>", "個人一千二百蚊<img onerror=x>"), ("", "\x00\u202e")]
+    views += _new_rule_views()
     source = tmp_path / "input.json"
     source.write_text(json.dumps({"ref_jsonl": ref_jsonl, "hyp_jsonl": hyp_jsonl, "views": views}), "utf-8")
     out = tmp_path / "output.json"

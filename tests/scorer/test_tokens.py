@@ -104,3 +104,42 @@ def test_class_codes_shortcuts_equal_a_lookup_per_character(text: str) -> None:
     from cvb_scorer.tokens import class_codes
 
     assert class_codes(text) == _codes_one_by_one(text)
+
+
+@pytest.mark.parametrize(
+    ("ref", "hyp"),
+    [
+        ("九八七六 五四三二", "9876 5432"),
+        ("九八七六，五四三二", "9876 5432"),
+        ("一百，二百，三百", "100，200，300"),
+        ("Wi-Fi", "WiFi"),
+        ("e-mail", "email"),
+        ("三點五", "3.5"),
+    ],
+)
+def test_whitespace_splits_tokens_whatever_script_wrote_the_digits(ref: str, hyp: str) -> None:
+    # Spaces and punctuation between spoken items separate MER tokens whether the numbers are written in
+    # Chinese numerals or Arabic digits; a hyphen or a dot inside a Latin word joins it into one word.
+    from cvb_scorer.metrics import score_clip
+
+    clip = score_clip("a", ref, hyp)
+    assert (clip.cer, clip.mer) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("Wi-Fi", ["wifi"]),
+        ("e-mail", ["email"]),
+        ("3.5", ["3.5"]),
+        ("3-5", ["3", "5"]),
+        ("v2.0", ["v", "2.0"]),
+        ("九八七六 五四三二", ["9876", "5432"]),
+        ("一百，二百", ["100", "200"]),
+        ("三四個", ["三", "四", "個"]),
+    ],
+)
+def test_what_a_hyphen_a_dot_and_a_space_do_to_mer_tokens(text: str, tokens: list[str]) -> None:
+    from cvb_scorer.normalise import normalise_hypothesis
+
+    assert mer_token_texts(normalise_hypothesis(text).text) == tokens

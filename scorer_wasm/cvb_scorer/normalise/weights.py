@@ -1,0 +1,79 @@
+"""How much a number weighs: the published decision and the worked examples the methodology page shows.
+
+The decision: the character error rate counts a number by the digits of its value (一億 is nine reference
+characters, as 100000000 would be), and the Mix Error Rate counts each number as a single token. Digits are
+the one form both ways of writing a number share without guessing how an Arabic number was said (2026 may
+have been said digit by digit or as a value), so an entrant who writes digits and one who writes numerals are
+charged alike; the Mix Error Rate, published beside it, charges a wrong number once however long it is.
+
+The examples are scored here by the scorer itself (and the tests check the figures), so the page never shows
+a figure the code does not produce. The third column, what counting spoken characters would charge, is the
+edit distance between the two texts as written (both sides are written in numerals in these examples, so
+those are the spoken characters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cvb_scorer.align import Counts, edit_counts
+from cvb_scorer.metrics import score_clip
+from cvb_scorer.reference.normalise import cleanup, punctuation, width
+
+
+@dataclass(frozen=True)
+class NumberExample:
+    reference: str
+    hypothesis: str
+    shows: str
+
+
+NUMBER_EXAMPLES: tuple[NumberExample, ...] = (
+    NumberExample("一億", "一萬", "a wrong unit on a large number"),
+    NumberExample("三萬五", "三萬五千", "the same value said two ways"),
+    NumberExample("二零二六", "二千零二十六", "digits read one by one against the value"),
+    NumberExample("三四個", "三十四個", "a range against a value"),
+    NumberExample("三點五萬", "三萬五千", "a decimal before 萬 against the value"),
+    NumberExample("一百，二百，三百", "一百二百三百", "separate numbers, with and without commas"),
+)
+
+
+@dataclass(frozen=True)
+class NumberCharges:
+    """What each way of weighing a number charges for one example: errors and reference size."""
+
+    digits: Counts
+    token: Counts
+    spoken: Counts
+
+
+def _as_written(text: str) -> str:
+    return punctuation(width(cleanup(text))).replace(" ", "")
+
+
+def charges(example: NumberExample) -> NumberCharges:
+    clip = score_clip("example", example.reference, example.hypothesis)
+    spoken = edit_counts(_as_written(example.reference), _as_written(example.hypothesis))
+    return NumberCharges(digits=clip.cer_counts, token=clip.mer_counts, spoken=spoken)
+
+
+def _of(counts: Counts) -> str:
+    return f"{counts.errors} of {counts.N}"
+
+
+def number_weight_rows() -> list[dict[str, str]]:
+    """``NUMBER_EXAMPLES`` with what each choice charges, as rows of strings for the methodology page."""
+    rows = []
+    for example in NUMBER_EXAMPLES:
+        c = charges(example)
+        rows.append(
+            {
+                "reference": example.reference,
+                "hypothesis": example.hypothesis,
+                "shows": example.shows,
+                "digits": _of(c.digits),
+                "token": _of(c.token),
+                "spoken": _of(c.spoken),
+            }
+        )
+    return rows

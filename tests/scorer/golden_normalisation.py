@@ -1,0 +1,64 @@
+"""The committed golden output of the normalisation over a fixed corpus, tied to ``NORM_VERSION``.
+
+Regenerate (after bumping ``NORM_VERSION`` for a change of behaviour) with
+
+    .venv/bin/python -m tests.scorer.golden_normalisation
+
+The corpus is fixed by the file itself: the test normalises the inputs it stores, so a change of what the rules
+produce without a version bump fails, and a bump without regenerating fails too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "normalisation.json"
+
+# Separate spoken numbers, ranges, decimals before 萬/億, 點 with digits, Simplified characters beside Hong Kong
+# ones, glyph variants, currency, Latin words, widths, spaces and controls: the cases of issue 8 and the rules.
+EXTRA = [
+    "一百，二百，三百", "100，200，300", "一百二百三百", "佢今年三十，五百蚊", "佢今年30，500蚊", "三四個",
+    "三十四個", "六,七歲", "六十七歲", "四五日", "四十五日", "七八成", "要三點五萬", "要3.5萬", "35000", "3點5",
+    "三點五", "三點五萬", "九八七六 五四三二", "9876 5432", "一億", "一萬", "三萬五", "三万五",
+    "隻脚余先生喺東涌于仔郁手范圍干擾仆街咸魚斗氣", "佢系学生几多只以后", "Wi-Fi e-mail 3.5 a.m.",
+    "HK$1,200 US$50 $3 ¥30", "ＯＫ，好！ＡＢＣ１２３", "呢個呀嘛", "\x00你\u200b好\ufeff\u202e", "說説温溫户戶",
+    "百分之五十 50% 百分之三點五", "一齊一啲九龍八達通萬一", "元朗有蚊五蚊三蚊三", "二零二六年 二千零二十六年",
+    "十三四歲 三四十個 三四百蚊", "0蚊點0A百", "e,\u0301", "１００，２００",
+]  # fmt: skip
+
+_LISTED_NUMBERS = re.compile(
+    "[零〇一二三四五六七八九十百千萬億兩廿卅0-9][，,、][零〇一二三四五六七八九十百千萬億兩廿卅0-9]"
+)
+
+
+def corpus() -> list[str]:
+    from cvb_scorer.reference.normalise import RULES
+
+    from tests.scorer.conftest import hkcancor_utterances
+
+    utterances = hkcancor_utterances()
+    lines = list(utterances[::50])
+    lines += [u for u in utterances if _LISTED_NUMBERS.search(u)]
+    lines += [before for rule in RULES for before, _ in rule.examples]
+    lines += EXTRA
+    return list(dict.fromkeys(lines))
+
+
+def outputs(inputs: list[str]) -> list[list[str]]:
+    from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
+
+    return [[text, normalise_hypothesis(text).text, normalise_reference(text).text] for text in inputs]
+
+
+def main() -> None:
+    from cvb_scorer.normalise import NORM_VERSION
+
+    data = {"norm_version": NORM_VERSION, "cases": outputs(corpus())}
+    GOLDEN.write_text(json.dumps(data, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    print(f"wrote {len(data['cases'])} cases for NORM_VERSION {NORM_VERSION} to {GOLDEN}")
+
+
+if __name__ == "__main__":
+    main()

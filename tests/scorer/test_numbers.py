@@ -1,0 +1,75 @@
+"""Numbers read as said: the cases of issue 8 as a golden table of what each pair costs, and the worked examples
+of how much a number weighs that the methodology page shows (scored here, so the page's figures are the
+code's)."""
+
+from __future__ import annotations
+
+import pytest
+from cvb_scorer.metrics import score_clip
+from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
+from cvb_scorer.normalise.weights import NUMBER_EXAMPLES, charges, number_weight_rows
+
+# (reference, hypothesis, CER errors, MER errors)
+PAIRS = [
+    # a number never spans punctuation or a space between spoken items
+    ("一百，二百，三百", "100，200，300", 0, 0),
+    ("一百，二百，三百", "100,200,300", 0, 3),  # an ASCII comma before three digits is a thousands separator
+    ("佢今年三十，五百蚊", "佢今年30，500蚊", 0, 0),
+    ("一百二百三百", "100 200 300", 0, 0),
+    # a range or an approximation is never a value
+    ("三四個", "三十四個", 2, 2),
+    ("六,七歲", "六十七歲", 2, 2),
+    ("六、七歲", "六十七歲", 2, 2),
+    ("四五日", "四十五日", 2, 2),
+    ("七八成", "七十八成", 2, 2),
+    ("三四個", "三四個", 0, 0),
+    ("六,七歲", "六七歲", 0, 0),
+    # decimals fold on both sides, before 萬/億 too
+    ("要三點五萬", "要3.5萬", 0, 0),
+    ("三點五萬", "35000", 0, 0),
+    ("3.5萬", "35000", 0, 0),
+    ("三點五", "3點5", 0, 0),
+    ("1.5億", "一點五億", 0, 0),
+    # whitespace between numbers counts the same whatever the script
+    ("九八七六 五四三二", "9876 5432", 0, 0),
+    # how much a number weighs: the digits of its value in CER, one token in MER
+    ("一億", "一萬", 4, 1),
+    ("三萬五", "三万五", 4, 3),
+]
+
+
+@pytest.mark.parametrize(("ref", "hyp", "cer_errors", "mer_errors"), PAIRS)
+def test_what_each_numeric_pair_costs(ref: str, hyp: str, cer_errors: int, mer_errors: int) -> None:
+    clip = score_clip("a", ref, hyp)
+    assert (clip.cer_counts.errors, clip.mer_counts.errors) == (cer_errors, mer_errors)
+
+
+@pytest.mark.parametrize("text", ["3點5", "三點五", "要三點五萬", "3點5個", "佢3點5"])
+@pytest.mark.parametrize("elsewhere", ["", "一", "十個", "3", "，五百蚊"])
+def test_a_decimal_reads_the_same_whatever_else_the_clip_holds(text: str, elsewhere: str) -> None:
+    alone = normalise_hypothesis(text).text
+    assert normalise_hypothesis(f"{text}。嘅{elsewhere}").text.startswith(alone + "嘅")
+    assert normalise_reference(f"{elsewhere}嘅。{text}").text.endswith("嘅" + alone)
+
+
+# What the methodology page shows: per example, the charge (errors, reference size) of each way of weighing a
+# number: digits of its value (CER), one token (MER), spoken characters.
+WEIGHTS = {
+    ("一億", "一萬"): ((4, 9), (1, 1), (1, 2)),
+    ("三萬五", "三萬五千"): ((0, 5), (0, 1), (1, 3)),
+    ("二零二六", "二千零二十六"): ((0, 4), (0, 1), (2, 4)),
+    ("三四個", "三十四個"): ((2, 3), (2, 3), (1, 3)),
+    ("三點五萬", "三萬五千"): ((0, 5), (0, 1), (2, 4)),
+    ("一百，二百，三百", "一百二百三百"): ((0, 9), (0, 3), (0, 6)),
+}
+
+
+def test_the_published_number_weights_are_what_the_scorer_charges() -> None:
+    assert {(e.reference, e.hypothesis) for e in NUMBER_EXAMPLES} == set(WEIGHTS)
+    for example in NUMBER_EXAMPLES:
+        c = charges(example)
+        got = tuple((x.errors, x.N) for x in (c.digits, c.token, c.spoken))
+        assert got == WEIGHTS[example.reference, example.hypothesis], example
+    rows = number_weight_rows()
+    assert [r["reference"] for r in rows] == [e.reference for e in NUMBER_EXAMPLES]
+    assert rows[0]["digits"] == "4 of 9" and rows[0]["token"] == "1 of 1" and rows[0]["spoken"] == "1 of 2"
