@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,15 @@ from generator.atomic import swap_in
 from generator.config import Config, load_config
 from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
+from generator.pages.editions import (
+    EDITIONS,
+    EN,
+    ZH,
+    ZH_NOT_FOUND,
+    Edition,
+    interface_strings,
+    zh_context,
+)
 from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
@@ -41,6 +52,13 @@ if TYPE_CHECKING:
 
 EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
+# Runs of Chinese number characters (三千二百五十) that the search index keeps as one word.
+ZH_NUMBER_RUN = re.compile("[零〇一二兩三四五六七八九十百千萬億廿卅]{2,}")
+SEARCH_WORD_FREQUENCY = 100_000
+# A Python callable in mkdocs' YAML: the settings are written with safe_dump, which cannot write the tag, so a
+# placeholder stands in for it and is replaced in the text.
+UNICODE_SLUGS = "cvb-unicode-slugs"
+UNICODE_SLUGS_YAML = "!!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}"
 
 
 @dataclass(frozen=True)
@@ -53,6 +71,9 @@ class Rendered:
     # None when the pages were rendered for print, which shows the editor's example without serving a wheel.
     wheel: scorer_bridge.ScorerWheel | None
     artefacts: list[Artefact]
+    # The Traditional Chinese (Hong Kong) edition: the same pages from the same model, and its 404 page's body.
+    zh_pages: dict[str, str]
+    zh_not_found: str
 
 
 def artefacts(
@@ -109,8 +130,8 @@ def render_all(
     keys: bool = False,
     pdf_files: Sequence[PrintedPdf] = (),
 ) -> Rendered:
-    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check
-    (with keys=True, each bracket also names the value's config keys)."""
+    """Render every page of both editions and every kit file in memory. With mark=True, tracked values are
+    bracketed for the check (with keys=True, each bracket also names the value's config keys)."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark, keys=keys)
     kit = render_kit(env, config)
@@ -127,7 +148,7 @@ def render_all(
             config,
             kit,
             kit_zip_bytes,
-            {False: full, True: compact_markup},
+            lambda edition: {False: full, True: compact_markup},
             mark,
             wheel=None,
             issue_pdfs=issue_pdfs,
@@ -139,24 +160,30 @@ def render_all(
         undefined=jinja2.StrictUndefined,
         autoescape=True,
     )
-    editors = {
-        compact: scorer_bridge.editor_markup(
-            html_env,
-            sample=sample,
-            wheel=wheel,
-            # The full editor sits on /methodology/, the compact one on the guide at the site root.
-            asset_base="assets" if compact else "../assets",
-            max_chars=config.site.editor.max_chars,
-            compact=compact,
-        )
-        for compact in (False, True)
-    }
+
+    def editors_for(edition: Edition) -> dict[bool, str]:
+        # The editor's assets are the site root's; an edition below the root reaches them one level further up.
+        up = "../" * edition.prefix.count("/")
+        return {
+            compact: scorer_bridge.editor_markup(
+                html_env,
+                sample=sample,
+                wheel=wheel,
+                # The full editor sits on /methodology/, the compact one on the guide at the edition's root.
+                asset_base=up + ("assets" if compact else "../assets"),
+                max_chars=config.site.editor.max_chars,
+                compact=compact,
+                ui=interface_strings(config, edition.code),
+            )
+            for compact in (False, True)
+        }
+
     return _render_pages(
         env,
         config,
         kit,
         kit_zip_bytes,
-        editors,
+        editors_for,
         mark,
         wheel=wheel,
         issue_pdfs=issue_pdfs,
@@ -170,34 +197,40 @@ def _render_pages(
     config: Config,
     kit: dict[str, str],
     kit_zip_bytes: bytes,
-    editors: dict[bool, str],
+    editors_for: Callable[[Edition], dict[bool, str]],
     mark: bool,
     *,
     wheel: scorer_bridge.ScorerWheel | None,
     issue_pdfs: Sequence[Mapping[str, str]],
     files: list[Artefact],
 ) -> Rendered:
-    fragments = Fragments(
-        python_server=kit["server.py"],
-        node_server=kit["server.mjs"],
-        dockerfile=kit["Dockerfile"],
-        kit_download=kit_download(config, kit_zip_bytes),
-        # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
-        editor=_as_scorer_output(editors[False], mark),
-        compact_editor=_as_scorer_output(editors[True], mark),
-        normalisation_rows=[
-            {k: _as_scorer_output(v, mark) for k, v in row.items()}
-            for row in scorer_bridge.normalisation_rows()
-        ],
-        scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
-        number_weight_rows=[
-            {k: _as_scorer_output(v, mark) for k, v in row.items()}
-            for row in scorer_bridge.number_weight_rows()
-        ],
-        issue_pdfs=[{k: _as_scorer_output(v, mark) for k, v in row.items()} for row in issue_pdfs],
-    )
+    def fragments_for(edition: Edition) -> Fragments:
+        editors = editors_for(edition)
+        return Fragments(
+            python_server=kit["server.py"],
+            node_server=kit["server.mjs"],
+            dockerfile=kit["Dockerfile"],
+            kit_download=kit_download(config, kit_zip_bytes),
+            # Scorer output (figures of the example, the wheel's hash) is computed, not typed: mark it as such.
+            editor=_as_scorer_output(editors[False], mark),
+            compact_editor=_as_scorer_output(editors[True], mark),
+            normalisation_rows=[
+                {k: _as_scorer_output(v, mark) for k, v in row.items()}
+                for row in scorer_bridge.normalisation_rows()
+            ],
+            scorer_signature=_as_scorer_output(scorer_bridge.scorer_signature(), mark),
+            number_weight_rows=[
+                {k: _as_scorer_output(v, mark) for k, v in row.items()}
+                for row in scorer_bridge.number_weight_rows()
+            ],
+            issue_pdfs=[{k: _as_scorer_output(v, mark) for k, v in row.items()} for row in issue_pdfs],
+        )
+
+    fragments = fragments_for(EN)
     context = site_context(config, fragments, artefacts=files)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
+    zh = zh_context(config, fragments_for(ZH))
+    zh_pages = {page.output: render(env, page.template, zh) for page in ZH.pages}
     return Rendered(
         pages=pages,
         kit=kit,
@@ -206,6 +239,8 @@ def _render_pages(
         config=config,
         wheel=wheel,
         artefacts=files,
+        zh_pages=zh_pages,
+        zh_not_found=render(env, ZH_NOT_FOUND, zh),
     )
 
 
@@ -252,15 +287,42 @@ def build_site(
             destination = docs / artefact.path
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_bytes(artefact.data)
+        zh_docs = work / "docs-zh"
+        zh_docs.mkdir()
+        for name, text in rendered.zh_pages.items():
+            (zh_docs / name).write_text(text, encoding="utf-8")
+        user_dict = work / "jieba-user.txt"
+        user_dict.write_text(
+            search_words(rendered.config, [*rendered.pages.values(), *rendered.zh_pages.values()]),
+            encoding="utf-8",
+        )
+        base_url = site_url or rendered.config.platform.urls.base + "/"
         site = work / "site"
         _run_mkdocs(
             layout,
+            edition=EN,
             docs=docs,
             site=site,
             work=work,
             site_name=rendered.config.platform.programme.name,
-            site_url=site_url or rendered.config.platform.urls.base + "/",
+            site_url=base_url,
+            user_dict=user_dict,
         )
+        zh_site = work / "site-zh"
+        _run_mkdocs(
+            layout,
+            edition=ZH,
+            docs=zh_docs,
+            site=zh_site,
+            work=work,
+            site_name=rendered.config.glossary.zh_text.get(
+                "platform.programme.name", rendered.config.platform.programme.name
+            ),
+            site_url=base_url + ZH.prefix,
+            user_dict=user_dict,
+            theme_dir=_zh_theme(layout, work, rendered.zh_not_found),
+        )
+        zh_site.rename(site / ZH.prefix.rstrip("/"))
         finish_html(site)
         swap_in(site, target)
     finally:
@@ -359,7 +421,18 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name: str, site_url: str) -> None:
+def _run_mkdocs(
+    layout: Layout,
+    *,
+    edition: Edition,
+    docs: Path,
+    site: Path,
+    work: Path,
+    site_name: str,
+    site_url: str,
+    user_dict: Path,
+    theme_dir: Path | None = None,
+) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config as load_mkdocs_config
     from mkdocs.exceptions import Abort
@@ -369,11 +442,24 @@ def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name
     settings["site_url"] = site_url
     settings["docs_dir"] = str(docs)
     settings["site_dir"] = str(site)
-    settings["theme"]["custom_dir"] = str(layout.root / settings["theme"]["custom_dir"])
-    settings.setdefault("extra_css", []).append("assets/editor/editor.css")
-    settings.setdefault("extra_javascript", []).append({"path": "assets/editor/editor.js", "type": "module"})
-    config_file = work / "mkdocs.yml"
-    config_file.write_text(yaml.safe_dump(settings, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    settings["theme"]["custom_dir"] = str(theme_dir or layout.root / settings["theme"]["custom_dir"])
+    # Shared assets live once, at the site root; an edition below it reaches them one level up per folder.
+    up = "../" * edition.prefix.count("/")
+    settings["extra_css"] = [up + path for path in settings.get("extra_css", [])]
+    settings["extra_css"].append(up + "assets/editor/editor.css")
+    # After the theme's and the site's own styles: Hong Kong glyph shapes wherever a page marks Chinese zh-HK.
+    settings["extra_css"].append(up + "assets/hk-fonts.css")
+    settings.setdefault("extra_javascript", []).append(
+        {"path": up + "assets/editor/editor.js", "type": "module"}
+    )
+    _edition_settings(settings, edition, user_dict)
+    config_file = work / f"mkdocs-{edition.code}.yml"
+    text = yaml.safe_dump(settings, allow_unicode=True, sort_keys=False)
+    config_file.write_text(text.replace(UNICODE_SLUGS, UNICODE_SLUGS_YAML), encoding="utf-8")
+    # jieba (the search plugin's segmenter) reports loading its dictionary on every build; that is not news.
+    # It sets its own logger to DEBUG when first imported, so import it before quietening it.
+    importlib.import_module("jieba")
+    logging.getLogger("jieba").setLevel(logging.WARNING)
     collected = _Collect()
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collected)
@@ -386,3 +472,60 @@ def _run_mkdocs(layout: Layout, *, docs: Path, site: Path, work: Path, site_name
         ) from None
     finally:
         mkdocs_log.removeHandler(collected)
+
+
+def _edition_settings(settings: dict[str, Any], edition: Edition, user_dict: Path) -> None:
+    """The theme's language, the switcher to the other editions, and search that segments Chinese."""
+    settings["theme"]["language"] = edition.lang
+    settings.setdefault("extra", {})["alternate"] = [
+        {
+            "name": other.name,
+            # Relative to this edition's root; the switcher (docs/overrides/partials/alternate.html) appends
+            # the page's own path, so each link goes to the same page in the other edition.
+            "link": "../" * edition.prefix.count("/") + other.prefix,
+            "lang": other.lang,
+        }
+        for other in EDITIONS
+    ]
+    if edition.code != "en":
+        # Headings keep their Chinese in their anchors (#量度甚麼, not #_4): the default slug drops every
+        # non-ASCII character and numbers what is left.
+        for extension in settings.get("markdown_extensions", []):
+            if isinstance(extension, dict) and "toc" in extension:
+                extension["toc"]["slugify"] = UNICODE_SLUGS
+    plugins: list[Any] = []
+    for plugin in settings.get("plugins", []):
+        if plugin == "search" or (isinstance(plugin, dict) and "search" in plugin):
+            options = dict(plugin["search"] or {}) if isinstance(plugin, dict) else {}
+            # Words jieba must keep whole (glossary terms, the pages' Chinese numbers): see search_words.
+            options["jieba_dict_user"] = str(user_dict)
+            plugin = {"search": options}
+        plugins.append(plugin)
+    settings["plugins"] = plugins
+
+
+def search_words(config: Config, pages: Iterable[str]) -> str:
+    """jieba's user dictionary: words the search index must hold whole, one per line with a high frequency.
+
+    jieba splits 三千二百五十 into 三千 and 二百五十, and the browser does not segment a query, so a reader
+    searching for the number would find nothing. The glossary's terms and every Chinese number on the pages
+    are kept whole.
+    """
+    words = {term.zh for term in config.glossary.terms.values()}
+    for text in pages:
+        words.update(match.group(0) for match in ZH_NUMBER_RUN.finditer(text))
+    return "".join(f"{word} {SEARCH_WORD_FREQUENCY}\n" for word in sorted(words) if " " not in word)
+
+
+def _zh_theme(layout: Layout, work: Path, not_found_markdown: str) -> Path:
+    """The theme overrides for the Chinese edition: the site's own, plus a 404 page in Chinese."""
+    import markdown  # mkdocs' own Markdown (mypy: ignore_missing_imports in pyproject)
+
+    theme = work / "overrides-zh"
+    shutil.copytree(layout.root / "docs" / "overrides", theme)
+    body = markdown.markdown(not_found_markdown, extensions=["attr_list", "md_in_html"])
+    (theme / "404.html").write_text(
+        '{% extends "main.html" %}\n{% block content %}\n{% raw %}' + body + "{% endraw %}\n{% endblock %}\n",
+        encoding="utf-8",
+    )
+    return theme

@@ -9,13 +9,14 @@ Two independent nets:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
 from generator.build import render_all
+from generator.pages.editions import zh_number_words
 from generator.paths import Layout
 from generator.pdf.issue import print_dir
 from generator.render import MARK_CLOSE, MARK_OPEN, environment
@@ -145,12 +146,53 @@ def template_problems(layout: Layout) -> list[Provenance | ExpressionProblem]:
     """Numbers typed into templates: in their static text, and in their expressions (parsed by jinja)."""
     problems: list[Provenance | ExpressionProblem] = []
     env = environment(layout.template_dirs(), mark=False)
-    for directory in [*layout.template_dirs(), print_dir(layout)]:
+    for directory in [*layout.template_dirs(), layout.templates / "zh", print_dir(layout)]:
         for path in sorted(directory.glob("*.j2")):
             shown = str(path.relative_to(layout.root))
             problems += scan_template(path, shown)
             problems += scan_expressions(env, path, shown)
     return problems
+
+
+def scan_zh_template(path: Path, shown: str, terms: Mapping[str, str]) -> Iterator[Provenance]:
+    """A Chinese template: digits and English number words as in English, Chinese number words (see
+    editions.zh_number_words for the rule), and glossary terms typed instead of taken from the glossary."""
+    yield from scan_template(path, shown)
+    static = _JINJA.sub(_blank, path.read_text(encoding="utf-8"))
+    for number, line in enumerate(static.splitlines(), start=1):
+        for word in zh_number_words(line):
+            yield Provenance(
+                shown, number, line.strip(), f"the number word {word!r} is typed into the template; derive it"
+            )
+        for term_id, term in terms.items():
+            if term in line:
+                yield Provenance(
+                    shown, number, line.strip(), f"the term {term!r} is typed; write {{{{ t.{term_id} }}}}"
+                )
+
+
+def scan_zh_output(text: str, shown: str, avoid: Mapping[str, str]) -> Iterator[Provenance]:
+    """A rendered Chinese page: Chinese number words outside marker brackets, and wordings to avoid."""
+    depth = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        outside = []
+        for ch in line:
+            if ch == MARK_OPEN:
+                depth += 1
+            elif ch == MARK_CLOSE:
+                depth -= 1
+            else:
+                outside.append(ch if depth == 0 else " ")
+        clean = line.replace(MARK_OPEN, "").replace(MARK_CLOSE, "").strip()
+        for word in zh_number_words("".join(outside)):
+            yield Provenance(
+                shown, number, clean[:160], f"the number word {word!r} did not come from the config"
+            )
+        for word, use in avoid.items():
+            if word in clean:
+                yield Provenance(
+                    shown, number, clean[:160], f"{word!r} is not Hong Kong usage; write {use!r}"
+                )
 
 
 def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance | ExpressionProblem]:
@@ -165,8 +207,18 @@ def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance 
             *problems,
             Provenance(str(where), getattr(exc, "lineno", None) or 0, str(exc), "rendering failed"),
         ]
+    glossary = rendered.config.glossary
+    terms = {term_id: term.zh for term_id, term in glossary.terms.items()}
+    for path in sorted((layout.templates / "zh").glob("*.j2")):
+        problems += scan_zh_template(path, str(path.relative_to(layout.root)), terms)
+    avoid = dict(glossary.avoid)
+    for term in glossary.terms.values():
+        avoid.update({word: term.zh for word in term.avoid})
     for name, text in rendered.pages.items():
         problems += scan_output(text, f"rendered page {name}")
+    for name, text in {**rendered.zh_pages, "404.md": rendered.zh_not_found}.items():
+        problems += scan_output(text, f"rendered Chinese page {name}")
+        problems += scan_zh_output(text, f"rendered Chinese page {name}", avoid)
     for name, text in rendered.kit.items():
         problems += scan_output(text, f"rendered starter-kit file {name}")
     problems += packaged_rules_drift(layout, scoring_rules_json(rendered.config))

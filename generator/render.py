@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from generator.pages.words import and_list, cardinal, fraction_words
+from generator.pages.words_zh import ZH_FILTERS
 from generator.provenance import Num, Text
 
 # Private-use characters: they never occur in config or prose, so they can bracket tracked output safely.
@@ -68,6 +69,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "words": cardinal,
     "fraction": fraction_words,
     "and_list": and_list,
+    # The Chinese edition's number words (generator/pages/words_zh.py).
+    **ZH_FILTERS,
 }
 
 

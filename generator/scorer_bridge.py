@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,8 +106,12 @@ def editor_markup(
     asset_base: str,
     max_chars: int,
     compact: bool,
+    ui: Mapping[str, str] | None = None,
 ) -> str:
+    # `ui`: the interface strings in the page's language (glossary.yaml); without them the template's English.
+    extra = {"ui": dict(ui)} if ui is not None else {}
     return env.get_template("editor.html.j2").render(
+        **extra,
         reference=sample.reference,
         hypothesis=sample.hypothesis,
         view_html=sample.html,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -40,7 +41,83 @@ def find_problems(config: Config) -> list[Finding]:
         *_endpointing(config),
         *_frames(config),
         *_band_example(config),
+        *_glossary(config),
     ]
+
+
+_CJK_SPACE = re.compile(
+    r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef] +[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
+)
+
+
+def _glossary(config: Config) -> Iterator[Finding]:
+    # Imported here: localise reads Config from load, as this module does.
+    from generator.config.localise import TBA_TERM, zh_text_problems
+
+    glossary = config.glossary
+    if TBA_TERM not in glossary.terms:
+        yield Finding(
+            "glossary.yaml",
+            ("terms",),
+            f"the term {TBA_TERM} is missing; the Chinese edition needs its wording.",
+        )
+    seen: dict[str, str] = {}
+    for term_id, term in glossary.terms.items():
+        if term.zh in seen:
+            yield Finding(
+                "glossary.yaml",
+                ("terms", term_id, "zh"),
+                f"{term.zh!r} is also the Chinese of {seen[term.zh]}; two terms must not read the same.",
+            )
+        seen.setdefault(term.zh, term_id)
+    avoided = {word: f"{use!r}" for word, use in glossary.avoid.items()}
+    for term_id, term in glossary.terms.items():
+        for word in term.avoid:
+            avoided.setdefault(word, f"{term.zh!r} (terms.{term_id})")
+    for term_id, term in glossary.terms.items():
+        for word, use in avoided.items():
+            if word in term.zh:
+                yield Finding(
+                    "glossary.yaml", ("terms", term_id, "zh"), f"{word!r} is to be avoided; write {use}."
+                )
+    chinese: list[tuple[KeyPath, str]] = [(("zh_text", key), text) for key, text in glossary.zh_text.items()]
+    chinese += [(("interface", key, "zh"), pair.zh) for key, pair in glossary.interface.items()]
+    for where, text in chinese:
+        for word, use in avoided.items():
+            if word in text:
+                yield Finding("glossary.yaml", where, f"{word!r} is to be avoided; write {use}.")
+    for key, text in glossary.zh_text.items():
+        if _CJK_SPACE.search(text):
+            # A line break in a folded YAML block becomes a space, which Chinese never puts between characters.
+            yield Finding(
+                "glossary.yaml",
+                ("zh_text", key),
+                "a space stands between Chinese characters; write the text on one line.",
+            )
+    for key, message in zh_text_problems(config):
+        yield Finding("glossary.yaml", ("zh_text", key), message)
+    e2e = config.scoring.pillars.get("e2e")
+    for group in ("machine_weights", "rated_weights"):
+        for name in getattr(e2e, group, None) or {}:
+            if name not in glossary.terms:
+                yield Finding(
+                    "scoring.yaml",
+                    ("pillars", "e2e", group, name),
+                    f"the measure {name!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
+                )
+    if config.rounds.draw.seeded_per not in glossary.terms:
+        yield Finding(
+            "rounds.yaml",
+            ("draw", "seeded_per"),
+            f"{config.rounds.draw.seeded_per!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
+        )
+    for tier in config.rounds.draw.strata:
+        if tier not in glossary.terms:
+            yield Finding(
+                "rounds.yaml",
+                ("draw", "strata", tier),
+                f"the tier {tier!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
+            )
 
 
 def _sums_to_one(values: Mapping[str, float]) -> bool:

@@ -13,6 +13,7 @@ from generator.config.models import (
     EndpointingFile,
     FailuresFile,
     FramesFile,
+    GlossaryFile,
     MethodologyFile,
     PlatformFile,
     ProtocolFile,
@@ -35,6 +36,7 @@ FILES: dict[str, type[BaseModel]] = {
     "endpointing.yaml": EndpointingFile,
     "methodology.yaml": MethodologyFile,
     "site.yaml": SiteFile,
+    "glossary.yaml": GlossaryFile,
 }
 
 
@@ -49,6 +51,7 @@ class Config:
     endpointing: EndpointingFile
     methodology: MethodologyFile
     site: SiteFile
+    glossary: GlossaryFile
     sources: dict[str, SourceFile]
 
 
@@ -89,6 +92,7 @@ def load_config(directory: Path) -> Config:
         endpointing=_as(models["endpointing.yaml"], EndpointingFile),
         methodology=_as(models["methodology.yaml"], MethodologyFile),
         site=_as(models["site.yaml"], SiteFile),
+        glossary=_as(models["glossary.yaml"], GlossaryFile),
         sources=sources,
     )
     # Imported here: invariants reads Config, and Config must exist before it.

@@ -435,3 +435,26 @@ class SiteFile(Model):
     editor: Editor
     starter_kit: StarterKit
     rank_band_example: Annotated[list[BandExampleEntry], Field(min_length=2)]
+
+
+# glossary.yaml
+GlossaryId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
+
+
+class Term(Model):
+    en: Text
+    zh: Text
+    abbr: Text | None = None
+    avoid: list[Text] = []
+
+
+class Bilingual(Model):
+    en: Text
+    zh: Text
+
+
+class GlossaryFile(Model):
+    terms: dict[GlossaryId, Term]
+    avoid: dict[Text, Text]
+    zh_text: dict[Text, Text]
+    interface: dict[GlossaryId, Bilingual]
