@@ -13,13 +13,16 @@ from typing import Any
 
 import jinja2
 import yaml
+from cvb_scorer.rules import rules_from_json
 
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
+from generator.pages.board import board_model
 from generator.pages.derive import tracked
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
+from generator.results.records import DrawSpec, ResultsFolderError, load_folder
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
@@ -37,8 +40,18 @@ class Rendered:
     wheel: scorer_bridge.ScorerWheel
 
 
-def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = False) -> Rendered:
-    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check."""
+def render_all(
+    layout: Layout,
+    *,
+    config_dir: Path | None = None,
+    mark: bool = False,
+    results: Path | None = None,
+    without_bad_records: bool | None = None,
+) -> Rendered:
+    """Render every page and kit file in memory. With mark=True, tracked values are bracketed for the check.
+
+    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
+    record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark)
     kit = {name: render(env, template, {"cfg": tracked(config)}) for name, template in KIT_SAMPLES.items()}
@@ -76,7 +89,46 @@ def render_all(layout: Layout, *, config_dir: Path | None = None, mark: bool = F
     )
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
+    pages.update(board_pages(layout, config, env, context, results=results, without_bad_records=without_bad_records))
     return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
+
+
+def board_pages(
+    layout: Layout,
+    config: Config,
+    env: jinja2.Environment,
+    context: dict[str, Any],
+    *,
+    results: Path | None,
+    without_bad_records: bool | None,
+) -> dict[str, str]:
+    """The standings page and one page per entrant, from the run records in the results folder."""
+    folder = results or Path(os.environ.get("CVB_RESULTS") or layout.root / "results" / "example")
+    if without_bad_records is None:
+        without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
+    rules = rules_from_json(scoring_rules_json(config))
+    spec = DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()})
+    try:
+        loaded = load_folder(folder, rules=rules, spec=spec, root=layout.root)
+    except ResultsFolderError as exc:
+        raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
+    refused = [str(p) for p in loaded.problems]
+    if refused and not without_bad_records:
+        listing = "\n".join(f"  {r}" for r in refused)
+        raise BadRecordsError(
+            f"{len(refused)} run record(s) were refused, so the standings were not built:\n{listing}\n"
+            "Fix or remove them, or build without them explicitly (cvb build --without-bad-records, or "
+            "CVB_BUILD_WITHOUT_BAD_RECORDS=1), which lists them on the standings page."
+        )
+    model = board_model(config, loaded, rules=rules, refused=refused)
+    pages = {"standings.md": render(env, "standings.md.j2", {**context, "board": model})}
+    for page in model.entrants:
+        pages[f"entrants/{page.slug}.md"] = render(env, "entrant.md.j2", {**context, "board": model, "page": page})
+    return pages
+
+
+class BadRecordsError(RuntimeError):
+    """A run record (or the results folder) was refused; the message lists each file and reason."""
 
 
 def _as_scorer_output(text: str, mark: bool) -> str:
@@ -84,7 +136,13 @@ def _as_scorer_output(text: str, mark: bool) -> str:
 
 
 def build_site(
-    layout: Layout, *, out: Path | None = None, config_dir: Path | None = None, site_url: str | None = None
+    layout: Layout,
+    *,
+    out: Path | None = None,
+    config_dir: Path | None = None,
+    site_url: str | None = None,
+    results: Path | None = None,
+    without_bad_records: bool | None = None,
 ) -> Path:
     """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was.
 
@@ -93,7 +151,9 @@ def build_site(
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
-    rendered = render_all(layout, config_dir=config_dir)
+    rendered = render_all(
+        layout, config_dir=config_dir, results=results, without_bad_records=without_bad_records
+    )
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
         raise StaleWheelError(stale)
@@ -104,6 +164,7 @@ def build_site(
         docs = work / "docs"
         docs.mkdir()
         for name, text in rendered.pages.items():
+            (docs / name).parent.mkdir(parents=True, exist_ok=True)
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
         (docs / "scoring-rules.json").write_text(scoring_rules_json(rendered.config), encoding="utf-8")
