@@ -18,12 +18,12 @@ from cvb_scorer.rules import rules_from_json
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
-from generator.pages.board import board_model
+from generator.pages.board import BoardModel, board_model
 from generator.pages.derive import tracked
 from generator.pages.site import KIT_SAMPLES, PAGES, Fragments, site_context
 from generator.paths import Layout
-from generator.results.records import DrawSpec, ResultsFolderError, load_folder
 from generator.render import environment, mark_as_tracked, render
+from generator.results.records import DrawSpec, ResultsFolderError, load_folder
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
 
@@ -89,7 +89,9 @@ def render_all(
     )
     context = site_context(config, fragments)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
-    pages.update(board_pages(layout, config, env, context, results=results, without_bad_records=without_bad_records))
+    pages.update(
+        board_pages(layout, config, env, context, results=results, without_bad_records=without_bad_records)
+    )
     return Rendered(pages=pages, kit=kit, fragments=fragments, config=config, wheel=wheel)
 
 
@@ -106,13 +108,19 @@ def board_pages(
     folder = results or Path(os.environ.get("CVB_RESULTS") or layout.root / "results" / "example")
     if without_bad_records is None:
         without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
-    rules = rules_from_json(scoring_rules_json(config))
-    spec = DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()})
-    try:
-        loaded = load_folder(folder, rules=rules, spec=spec, root=layout.root)
-    except ResultsFolderError as exc:
-        raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
-    refused = [str(p) for p in loaded.problems]
+    files = tuple(
+        (str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.rglob("*")) if p.is_file()
+    )
+    key = (
+        str(folder),
+        str(layout.root),
+        files,
+        config.scoring.model_dump_json() + config.rounds.model_dump_json(),
+    )
+    if key not in _BOARD_CACHE:
+        _BOARD_CACHE.clear()  # one folder state at a time: a model holds every resample
+        _BOARD_CACHE[key] = _board_model(folder, layout.root, config)
+    model, refused = _BOARD_CACHE[key]
     if refused and not without_bad_records:
         listing = "\n".join(f"  {r}" for r in refused)
         raise BadRecordsError(
@@ -120,11 +128,28 @@ def board_pages(
             "Fix or remove them, or build without them explicitly (cvb build --without-bad-records, or "
             "CVB_BUILD_WITHOUT_BAD_RECORDS=1), which lists them on the standings page."
         )
-    model = board_model(config, loaded, rules=rules, refused=refused)
     pages = {"standings.md": render(env, "standings.md.j2", {**context, "board": model})}
     for page in model.entrants:
-        pages[f"entrants/{page.slug}.md"] = render(env, "entrant.md.j2", {**context, "board": model, "page": page})
+        pages[f"entrants/{page.slug}.md"] = render(
+            env, "entrant.md.j2", {**context, "board": model, "page": page}
+        )
     return pages
+
+
+# The board's model, computed once per results-folder state and config in a process: its bootstraps dominate a
+# build, and the check renders the same pages a second time.
+_BOARD_CACHE: dict[tuple[str, str, tuple[tuple[str, int, int], ...], str], tuple[BoardModel, list[str]]] = {}
+
+
+def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, list[str]]:
+    rules = rules_from_json(scoring_rules_json(config))
+    spec = DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()})
+    try:
+        loaded = load_folder(folder, rules=rules, spec=spec, root=root)
+    except ResultsFolderError as exc:
+        raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
+    refused = [str(p) for p in loaded.problems]
+    return board_model(config, loaded, rules=rules, refused=refused), refused
 
 
 class BadRecordsError(RuntimeError):

@@ -103,7 +103,9 @@ def main() -> int:
     strata = {t: str(f) for t, f in rounds.strata.items()}
     version = config.scoring.current_scoring_version
     rng = random.Random(20261201)
-    pool = [PoolClip(f"example-{tier}-{k:02d}", tier) for tier, n in POOL_TIERS.items() for k in range(1, n + 1)]
+    pool = [
+        PoolClip(f"example-{tier}-{k:02d}", tier) for tier, n in POOL_TIERS.items() for k in range(1, n + 1)
+    ]
     shutil.rmtree(OUT, ignore_errors=True)
     (OUT / "runs").mkdir(parents=True)
     (OUT / "pool.jsonl").write_text(
@@ -131,7 +133,10 @@ def main() -> int:
                     "draw": {"seed": seed, "window": window, "clips": list(drawn.ids)},
                 }
                 if pillar == "asr" and ex.anchor is not None:
-                    record["cross_anchor"] = {"benchmark": config.scoring.cross_anchor.benchmark, "cer": ex.anchor}
+                    record["cross_anchor"] = {
+                        "benchmark": config.scoring.cross_anchor.benchmark,
+                        "cer": ex.anchor,
+                    }
                 clips = [_clip(rng, ex, pillar, c) for c in drawn.clips]
                 head = json.dumps(record, ensure_ascii=False)[:-1]
                 body = ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in clips)

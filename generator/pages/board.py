@@ -17,7 +17,7 @@ from cvb_scorer.rules import ScoringRules
 
 from generator.config import Config
 from generator.pages.derive import tracked
-from generator.provenance import Num, Text
+from generator.provenance import Num, Text, Tracked
 from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows
 from generator.results.records import Entrant, Loaded
 
@@ -185,10 +185,14 @@ def _anchor(result: PillarResult | None, benchmark: Text) -> tuple[Num | None, T
         src = _src(result.sources) if result else frozenset()
         return None, Text("no figure submitted", src | benchmark.sources)
     value = Num(result.cross_anchor, frozenset({result.cross_anchor_source}))
-    return value, Text(f"{round(result.cross_anchor * 100, 1):g}% on {benchmark}", value.sources | benchmark.sources)
+    return value, Text(
+        f"{round(result.cross_anchor * 100, 1):g}% on {benchmark}", value.sources | benchmark.sources
+    )
 
 
-def _band_facts(banded: Sequence[tuple[Row, object]], figures: Mapping[str, Figure], names: Mapping[str, Text]) -> list[BandFact]:
+def _band_facts(
+    banded: Sequence[tuple[Row, object]], figures: Mapping[str, Figure], names: Mapping[str, Text]
+) -> list[BandFact]:
     from cvb_scorer.stats import Banded
 
     entries: list[Banded] = [b for _, b in banded if isinstance(b, Banded)]
@@ -230,7 +234,9 @@ def _band_facts(banded: Sequence[tuple[Row, object]], figures: Mapping[str, Figu
                 f"band's leader, {above_leader}, so overlaps do not chain it upwards."
             )
         src = band_n.sources | lead_name.sources
-        facts.append(BandFact(band_n, rank_n, kind, lead_name, others, chained, above_leader, Text(text, src)))
+        facts.append(
+            BandFact(band_n, rank_n, kind, lead_name, others, chained, above_leader, Text(text, src))
+        )
     return facts
 
 
@@ -269,7 +275,9 @@ def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, 
         parts.append(
             f'<text x="{_LABEL - 4}" y="{mid + 4}" text-anchor="end" class="cvb-label"{weight}>{escape(name)}</text>'
         )
-        parts.append(f'<line x1="{x(fig.low)}" y1="{mid}" x2="{x(fig.high)}" y2="{mid}" class="cvb-interval"/>')
+        parts.append(
+            f'<line x1="{x(fig.low)}" y1="{mid}" x2="{x(fig.high)}" y2="{mid}" class="cvb-interval"/>'
+        )
         cx = x(fig.value)
         if leader:
             parts.append(
@@ -367,7 +375,9 @@ def _floor_note(config: Config, version: str, current: str) -> tuple[Num | None,
     return floor, Text(text, floor.sources | now.sources)
 
 
-def board_model(config: Config, loaded: Loaded, *, rules: ScoringRules, refused: Sequence[str] = ()) -> BoardModel:
+def board_model(
+    config: Config, loaded: Loaded, *, rules: ScoringRules, refused: Sequence[str] = ()
+) -> BoardModel:
     cfg = tracked(config)
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
@@ -404,10 +414,15 @@ def board_model(config: Config, loaded: Loaded, *, rules: ScoringRules, refused:
         if core is not None:
             boards.insert(0, core)
         floor, note = _floor_note(config, version, current)
-        version_text = Text(version, frozenset({"scoring.current_scoring_version"}) if version == current else frozenset(
-            s for r in group for s in r.sources
-        ))
-        composites = tuple(_composite_row(r, names) for r in sorted(group, key=lambda r: str(names[r.entrant.id])))
+        version_text = Text(
+            version,
+            frozenset({"scoring.current_scoring_version"})
+            if version == current
+            else frozenset(s for r in group for s in r.sources),
+        )
+        composites = tuple(
+            _composite_row(r, names) for r in sorted(group, key=lambda r: str(names[r.entrant.id]))
+        )
         groups.append(VersionGroup(version_text, version == current, floor, note, tuple(boards), composites))
         for r in group:
             pages.append(_entrant_page(r, names, version_text, cfg, benchmark))
@@ -424,9 +439,11 @@ def board_model(config: Config, loaded: Loaded, *, rules: ScoringRules, refused:
     )
 
 
-def _entrant_page(row: Row, names: Mapping[str, Text], version: Text, cfg: object, benchmark: Text) -> EntrantPage:
+def _entrant_page(
+    row: Row, names: Mapping[str, Text], version: Text, cfg: Tracked, benchmark: Text
+) -> EntrantPage:
     details = []
-    pillars = getattr(cfg, "scoring").pillars
+    pillars = cfg.scoring.pillars
     for pid in PILLAR_ORDER:
         result = row.pillars.get(pid)
         if result is None:

@@ -12,6 +12,8 @@ index by index). Bands are ``cvb_scorer.stats.rank_bands``, the published rule; 
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -75,9 +77,21 @@ def _figure(samples: list[float], point: float, *, level: float, bounds: tuple[f
     return Figure(point, low, high, low == high and low in bounds)
 
 
-def _resample(n: int, statistic: Callable[[Sequence[int]], float], rules: ScoringRules) -> list[float]:
+@functools.lru_cache(maxsize=8)
+def _draws(n: int, resamples: int, seed: int) -> tuple[list[int], ...]:
+    # The published draws depend only on the clip count and the seed, so every pillar and entrant with the same
+    # number of clips shares one set (drawing them is most of the cost otherwise).
+    return tuple(stats.draws(n, resamples=resamples, seed=seed))
+
+
+def _resample(n: int, statistic: Callable[[list[int]], float], rules: ScoringRules) -> list[float]:
     boot = rules.bootstrap
-    return [statistic(idx) for idx in stats.draws(n, resamples=boot.resamples, seed=boot.seed)]
+    return [statistic(idx) for idx in _draws(n, boot.resamples, boot.seed)]
+
+
+def _rate(e: int, t: int) -> float:
+    # As stats.bootstrap_rates: no reference tokens counts as rate 0 without errors, else 1.
+    return e / t if t else (0.0 if e == 0 else 1.0)
 
 
 def _asr(
@@ -87,43 +101,48 @@ def _asr(
     tot = [c.N for c in clips]
     merr = [c.mer_counts.S + c.mer_counts.D + c.mer_counts.I for c in clips]
     mtot = [c.mer_counts.N for c in clips]
-
-    def rate(e: int, t: int) -> float:
-        return e / t if t else (0.0 if e == 0 else 1.0)
+    e, t, me, mt = err.__getitem__, tot.__getitem__, merr.__getitem__, mtot.__getitem__
+    n = len(clips)
+    level = rules.bootstrap.interval
+    # Integer sums over the shared draws: the same rates stats.bootstrap_rates computes (a test compares them).
+    cer_samples = _resample(n, lambda idx: _rate(sum(map(e, idx)), sum(map(t, idx))), rules)
+    mer_samples = _resample(n, lambda idx: _rate(sum(map(me, idx)), sum(map(mt, idx))), rules)
+    cer = _rate(sum(err), sum(tot))
+    mer = _rate(sum(merr), sum(mtot))
 
     def score(r: float) -> float:
         return scores.error_rate_score(r, rules=rules, scoring_version=version)
 
-    boot = rules.bootstrap
-    cer_iv, mer_iv = stats.bootstrap_rates(
-        [err, merr], [tot, mtot], resamples=boot.resamples, seed=boot.seed, interval=boot.interval
-    )
-    cer = rate(sum(err), sum(tot))
-    mer = rate(sum(merr), sum(mtot))
-    # The same draws as bootstrap_rates, kept per resample so the Core and Full intervals can combine them.
-    samples = _resample(len(clips), lambda idx: score(rate(sum(err[i] for i in idx), sum(tot[i] for i in idx))), rules)
     return (
         score(cer),
-        samples,
-        Figure(cer, cer_iv.low, cer_iv.high, cer_iv.collapsed),
-        Figure(mer, mer_iv.low, mer_iv.high, mer_iv.collapsed),
+        [score(r) for r in cer_samples],
+        _figure(cer_samples, cer, level=level, bounds=(0.0, 1.0)),
+        _figure(mer_samples, mer, level=level, bounds=(0.0, 1.0)),
     )
 
 
 def _llm(clips: Sequence[LlmClip], rules: ScoringRules) -> tuple[float, list[float]]:
     values = [c.score for c in clips]
+    get = values.__getitem__
     n = len(values)
-    samples = _resample(n, lambda idx: math.fsum(values[i] for i in idx) / n, rules)
-    return math.fsum(values) / n, samples
+    # math.fsum is exactly rounded, as in stats.bootstrap_mean, so every runtime gets the same bits.
+    return math.fsum(values) / n, _resample(n, lambda idx: math.fsum(map(get, idx)) / n, rules)
 
 
-def _tts(clips: Sequence[TtsClip], rules: ScoringRules, final: bool) -> tuple[scores.PillarScore, list[float]]:
+def _tts(
+    clips: Sequence[TtsClip], rules: ScoringRules, final: bool
+) -> tuple[scores.PillarScore, list[float]]:
+    delivery = [c.delivery for c in clips]
+    tone = [c.tone_survival for c in clips]
+    tones = [c.tones_recovered for c in clips]
+    d, t, k = delivery.__getitem__, tone.__getitem__, tones.__getitem__
+
     def stat(idx: Sequence[int]) -> scores.PillarScore:
         n = len(idx)
         return scores.tts_score(
-            delivery=math.fsum(clips[i].delivery for i in idx) / n,
-            tone_survival=math.fsum(clips[i].tone_survival for i in idx) / n,
-            tones_recovered=sum(clips[i].tones_recovered for i in idx),
+            delivery=math.fsum(map(d, idx)) / n,
+            tone_survival=math.fsum(map(t, idx)) / n,
+            tones_recovered=sum(map(k, idx)),
             rules=rules,
             final=final,
         )
@@ -134,19 +153,32 @@ def _tts(clips: Sequence[TtsClip], rules: ScoringRules, final: bool) -> tuple[sc
     return point, _resample(len(clips), lambda idx: stat(idx).score, rules)
 
 
-def _e2e(clips: Sequence[E2eClip], rules: ScoringRules, final: bool) -> tuple[scores.PillarScore, list[float]]:
+def _e2e(
+    clips: Sequence[E2eClip], rules: ScoringRules, final: bool
+) -> tuple[scores.PillarScore, list[float]]:
     ratings = [c.naturalness_rating for c in clips]
     rated = all(r is not None for r in ratings)
+    lat = [c.latencies_ms for c in clips]
+    yld = [c.yield_ms for c in clips]
+    done = [c.turns_completed for c in clips]
+    tried = [c.turns_attempted for c in clips]
+    nat = [r if r is not None else 0.0 for r in ratings]
+    gl, gy, gd, gt, gn = (
+        lat.__getitem__,
+        yld.__getitem__,
+        done.__getitem__,
+        tried.__getitem__,
+        nat.__getitem__,
+    )
+    chain = itertools.chain.from_iterable
 
     def stat(idx: Sequence[int]) -> scores.PillarScore:
-        picked = [clips[i] for i in idx]
-        nat = [c.naturalness_rating for c in picked if c.naturalness_rating is not None]
         return scores.e2e_score(
-            latencies_ms=[x for c in picked for x in c.latencies_ms],
-            yield_ms=[x for c in picked for x in c.yield_ms],
-            turns_completed=sum(c.turns_completed for c in picked),
-            turns_attempted=sum(c.turns_attempted for c in picked),
-            naturalness_rating=math.fsum(nat) / len(nat) if rated else None,
+            latencies_ms=list(chain(map(gl, idx))),
+            yield_ms=list(chain(map(gy, idx))),
+            turns_completed=sum(map(gd, idx)),
+            turns_attempted=sum(map(gt, idx)),
+            naturalness_rating=math.fsum(map(gn, idx)) / len(idx) if rated else None,
             rules=rules,
             final=final,
         )
@@ -193,11 +225,16 @@ def pillar_result(records: Sequence[Record], *, rules: ScoringRules, version: st
     )
 
 
-def _weighted_samples(results: Mapping[str, PillarResult], names: Sequence[str], rules: ScoringRules) -> list[float]:
+def _weighted_samples(
+    results: Mapping[str, PillarResult], names: Sequence[str], rules: ScoringRules
+) -> list[float]:
     weights = [rules.pillar(n).weight for n in names]
     total = math.fsum(weights)
     columns = [results[n].samples for n in names]
-    return [math.fsum(w * col[i] for w, col in zip(weights, columns, strict=True)) / total for i in range(len(columns[0]))]
+    return [
+        math.fsum(w * col[i] for w, col in zip(weights, columns, strict=True)) / total
+        for i in range(len(columns[0]))
+    ]
 
 
 def build_row(
@@ -215,7 +252,9 @@ def build_row(
         names = sorted(n for n, p in rules.pillars.items() if p.core)
         core = _figure(_weighted_samples(results, names, rules), comp.core, level=level, bounds=bounds)
     if comp.full is not None:
-        full = _figure(_weighted_samples(results, sorted(results), rules), comp.full, level=level, bounds=bounds)
+        full = _figure(
+            _weighted_samples(results, sorted(results), rules), comp.full, level=level, bounds=bounds
+        )
     return Row(entrant, version, dict(results), core, full, comp.core_reason, comp.full_reason)
 
 
@@ -230,7 +269,9 @@ def rows(
     out: dict[str, list[Row]] = {}
     for (version, entrant_id), by_pillar in sorted(grouped.items()):
         results = {
-            p: pillar_result(by_pillar[p], rules=rules, version=version) for p in PILLAR_ORDER if p in by_pillar
+            p: pillar_result(by_pillar[p], rules=rules, version=version)
+            for p in PILLAR_ORDER
+            if p in by_pillar
         }
         out.setdefault(version, []).append(build_row(entrants[entrant_id], version, results, rules=rules))
     return out

@@ -203,7 +203,9 @@ def judge(
             f"{', '.join(versions)}."
         )
     try:
-        expected = draw(pool, size=spec.size, strata=spec.strata, seed=record.draw.seed, window=record.draw.window)
+        expected = draw(
+            pool, size=spec.size, strata=spec.strata, seed=record.draw.seed, window=record.draw.window
+        )
     except DrawError as exc:
         return f"its draw cannot be reconstructed: {exc}"
     drawn = set(expected.ids)
@@ -250,9 +252,13 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
     entrants = load_entrants(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
     pool_path = folder / "pool.jsonl"
     try:
-        pool = parse_pool(pool_path.read_text(encoding="utf-8"), name=shown(pool_path), tiers=sorted(spec.strata))
+        pool = parse_pool(
+            pool_path.read_text(encoding="utf-8"), name=shown(pool_path), tiers=sorted(spec.strata)
+        )
     except FileNotFoundError:
-        raise ResultsFolderError(f"{shown(pool_path)} is missing; the draws are reconstructed from it.") from None
+        raise ResultsFolderError(
+            f"{shown(pool_path)} is missing; the draws are reconstructed from it."
+        ) from None
     except DrawError as exc:
         raise ResultsFolderError(str(exc)) from None
     versions = known_versions(rules)

@@ -76,7 +76,9 @@ def stratum_counts(size: int, strata: Mapping[str, float | str | Fraction]) -> d
     for tier in sorted(strata):
         share = _exact(strata[tier])
         if share < 0 or share > 1:
-            raise DrawError(f"Tier {tier!r} has the fraction {strata[tier]}; a fraction must be between 0 and 1.")
+            raise DrawError(
+                f"Tier {tier!r} has the fraction {strata[tier]}; a fraction must be between 0 and 1."
+            )
         clips = share * size
         if clips.denominator != 1:
             raise DrawError(
@@ -87,7 +89,9 @@ def stratum_counts(size: int, strata: Mapping[str, float | str | Fraction]) -> d
     total = sum(counts.values())
     if total != size:
         shown = ", ".join(f"{t} {n}" for t, n in counts.items())
-        raise DrawError(f"The strata give {total} clips ({shown}), not the draw size of {size}; they must add up to one.")
+        raise DrawError(
+            f"The strata give {total} clips ({shown}), not the draw size of {size}; they must add up to one."
+        )
     return counts
 
 
@@ -102,7 +106,11 @@ def parse_pool(text: str, *, name: str, tiers: Sequence[str] | None = None) -> l
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DrawError(f"{name} line {lineno} is not valid JSON ({exc.msg}).") from None
-        if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not isinstance(row.get("tier"), str):
+        if (
+            not isinstance(row, dict)
+            or not isinstance(row.get("id"), str)
+            or not isinstance(row.get("tier"), str)
+        ):
             raise DrawError(f'{name} line {lineno} must be an object with a string "id" and a string "tier".')
         if row["id"] in seen:
             raise DrawError(f"{name} line {lineno} repeats clip {row['id']!r} from line {seen[row['id']]}.")
@@ -225,7 +233,9 @@ def expected_exposure(
     else:
         unknown = sorted(set(pool_tiers) - set(counts))
         if unknown:
-            raise DrawError(f"The pool has tier(s) {', '.join(unknown)}, which the draw's strata do not name.")
+            raise DrawError(
+                f"The pool has tier(s) {', '.join(unknown)}, which the draw's strata do not name."
+            )
         tiers = {t: Fraction(pool_tiers.get(t, 0)) for t in counts}
     for tier, n in tiers.items():
         if n < counts[tier]:
