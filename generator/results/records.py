@@ -143,6 +143,10 @@ class Loaded:
     problems: tuple[RecordProblem, ...]
 
 
+class RecordError(ValueError):
+    """A record whose content does not fit its pillar's model; the message names the clip."""
+
+
 class ResultsFolderError(ValueError):
     """The folder itself (its entrants or pool) is unusable, so no record can be judged."""
 
@@ -178,7 +182,16 @@ def parse_record(text: str) -> RunRecord:
     data = json.loads(text)
     if isinstance(data, dict) and isinstance(data.get("clips"), list) and data.get("pillar") in CLIP_MODELS:
         model = CLIP_MODELS[data["pillar"]]
-        clips = [model.model_validate(c) for c in data["clips"]]
+        clips = []
+        for k, clip in enumerate(data["clips"]):
+            try:
+                clips.append(model.model_validate(clip))
+            except ValidationError as exc:
+                cid = clip.get("id") if isinstance(clip, dict) else None
+                named = f" ({cid})" if isinstance(cid, str) else ""
+                raise RecordError(
+                    f"clip {k + 1}{named} is not a {data['pillar']} clip: {_first_error(exc)}."
+                ) from None
         # Validate the rest with the clips already typed, so the union cannot pick another pillar's model.
         rest = {k: v for k, v in data.items() if k != "clips"}
         record = RunRecord.model_validate({**rest, "clips": []})
@@ -275,6 +288,9 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
             continue
         except ValidationError as exc:
             problems.append(RecordProblem(source, f"{_first_error(exc)}."))
+            continue
+        except RecordError as exc:
+            problems.append(RecordProblem(source, str(exc)))
             continue
         reason = judge(run, entrants=entrants, pool=pool, spec=spec, versions=versions)
         key = (run.entrant, run.pillar, run.run)
