@@ -286,7 +286,7 @@ def _bad(kind: str) -> dict[str, Any]:
     ],
 )
 def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: str, reason: str) -> None:
-    config, rules = _config()
+    _, rules = _config()
     folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad(kind)})
     loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
     assert [r.source for r in loaded.records] == ["results/runs/ok.json"]
@@ -296,7 +296,7 @@ def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: 
 
 
 def test_a_duplicate_run_is_refused_naming_the_first(tmp_path: Path) -> None:
-    config, rules = _config()
+    _, rules = _config()
     rec = _record("a", "llm", [70.0])
     folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec}})
     problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
@@ -306,7 +306,7 @@ def test_a_duplicate_run_is_refused_naming_the_first(tmp_path: Path) -> None:
 
 
 def test_a_final_record_may_not_lack_clips_but_a_provisional_one_may(tmp_path: Path) -> None:
-    config, rules = _config()
+    _, rules = _config()
     rec = _record("a", "llm", [70.0], final=False)
     rec["clips"] = rec["clips"][:10]
     loaded = load_folder(_folder(tmp_path, {"p.json": rec}), rules=rules, spec=SPEC, root=tmp_path)
