@@ -270,7 +270,9 @@ def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, 
         y = _PAD + _ROW * k
         mid = y + _ROW / 2
         if band % 2 == 0:
-            parts.append(f'<rect x="0" y="{y}" width="{_W}" height="{_ROW}" class="cvb-band-even" fill="currentColor" fill-opacity="0.07"/>')
+            parts.append(
+                f'<rect x="0" y="{y}" width="{_W}" height="{_ROW}" class="cvb-band-even" fill="currentColor" fill-opacity="0.07"/>'
+            )
         weight = ' font-weight="bold"' if leader else ""
         parts.append(
             f'<text x="{_LABEL - 4}" y="{mid + 4}" text-anchor="end" class="cvb-label" fill="currentColor"{weight}>{escape(name)}</text>'
@@ -284,10 +286,14 @@ def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, 
                 f'<path d="M{cx} {mid - 6}L{cx + 6} {mid}L{cx} {mid + 6}L{cx - 6} {mid}Z" class="cvb-leader" fill="currentColor"/>'
             )
         else:
-            parts.append(f'<circle cx="{cx}" cy="{mid}" r="4" class="cvb-point" fill="none" stroke="currentColor" stroke-width="2"/>')
+            parts.append(
+                f'<circle cx="{cx}" cy="{mid}" r="4" class="cvb-point" fill="none" stroke="currentColor" stroke-width="2"/>'
+            )
     axis_y = _PAD + _ROW * max(1, len(items)) + 12
     parts.append(f'<text x="{x(lo)}" y="{axis_y}" class="cvb-axis" fill="currentColor">{lo:g}</text>')
-    parts.append(f'<text x="{x(hi)}" y="{axis_y}" text-anchor="end" class="cvb-axis" fill="currentColor">{hi:g}</text>')
+    parts.append(
+        f'<text x="{x(hi)}" y="{axis_y}" text-anchor="end" class="cvb-axis" fill="currentColor">{hi:g}</text>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 

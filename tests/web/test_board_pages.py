@@ -6,6 +6,7 @@ site-wide accessibility test lands, these pages belong in it."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from conftest import PageLog, off_origin
@@ -22,7 +23,7 @@ def test_the_standings_and_every_entrant_page_open_with_no_off_origin_request(
     hrefs = sorted({links.nth(i).get_attribute("href") for i in range(links.count())})
     assert len(hrefs) >= 2
     for href in hrefs:
-        response = page.goto(site.url("standings/") + href, wait_until="networkidle")
+        response = page.goto(urljoin(site.url("standings/"), href), wait_until="networkidle")
         assert response is not None and response.status == 200, href
         assert "Recognition" in page.locator("article").inner_text()
     assert off_origin(log, site) == []
