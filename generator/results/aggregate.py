@@ -17,6 +17,7 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from cvb_scorer import scores, stats
 from cvb_scorer.rules import ScoringRules
@@ -24,6 +25,7 @@ from cvb_scorer.rules import ScoringRules
 from generator.results.records import AsrClip, E2eClip, Entrant, LlmClip, Record, TtsClip
 
 PILLAR_ORDER = ("asr", "llm", "tts", "e2e")
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def _draws(n: int, resamples: int, seed: int) -> tuple[list[int], ...]:
     return tuple(stats.draws(n, resamples=resamples, seed=seed))
 
 
-def _resample(n: int, statistic: Callable[[list[int]], float], rules: ScoringRules) -> list[float]:
+def _resample(n: int, statistic: Callable[[list[int]], _T], rules: ScoringRules) -> list[_T]:
     boot = rules.bootstrap
     return [statistic(idx) for idx in _draws(n, boot.resamples, boot.seed)]
 
@@ -101,12 +103,19 @@ def _asr(
     tot = [c.N for c in clips]
     merr = [c.mer_counts.S + c.mer_counts.D + c.mer_counts.I for c in clips]
     mtot = [c.mer_counts.N for c in clips]
-    e, t, me, mt = err.__getitem__, tot.__getitem__, merr.__getitem__, mtot.__getitem__
     n = len(clips)
     level = rules.bootstrap.interval
-    # Integer sums over the shared draws: the same rates stats.bootstrap_rates computes (a test compares them).
-    cer_samples = _resample(n, lambda idx: _rate(sum(map(e, idx)), sum(map(t, idx))), rules)
-    mer_samples = _resample(n, lambda idx: _rate(sum(map(me, idx)), sum(map(mt, idx))), rules)
+    # Integer sums over the shared draws, the four counts packed into one integer per clip in fields too wide
+    # to carry (as stats.bootstrap_rates does), so one sum per resample gives all four; a test compares the
+    # rates with stats.bootstrap_rates'.
+    columns = (err, tot, merr, mtot)
+    width = max(1, n * max(max(col) for col in columns)).bit_length() + 1
+    mask = (1 << width) - 1
+    packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
+    get = packed.__getitem__
+    sums = _resample(n, lambda idx: sum(map(get, idx)), rules)
+    cer_samples = [_rate(s & mask, (s >> width) & mask) for s in sums]
+    mer_samples = [_rate((s >> (2 * width)) & mask, (s >> (3 * width)) & mask) for s in sums]
     cer = _rate(sum(err), sum(tot))
     mer = _rate(sum(merr), sum(mtot))
 

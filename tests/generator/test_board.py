@@ -418,3 +418,18 @@ def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
 
 def test_layout_default_results_folder_exists() -> None:
     assert (Layout().root / "results" / "example" / "entrants.yaml").is_file()
+
+
+def test_every_digit_on_the_board_pages_is_a_tracked_value() -> None:
+    """The publication check's output net over the board pages: record figures are marked like config values."""
+    from generator.check import scan_output
+
+    pages = render_all(Layout(), mark=True).pages
+    board = {
+        name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
+    }
+    assert len(board) > 2
+    problems = [p for name, text in board.items() for p in scan_output(text, name)]
+    assert problems == []
+    # The net can fail: an untracked figure in the same page is caught.
+    assert list(scan_output(board["standings.md"] + "\n| 1 | stray 42.0 |\n", "standings.md"))
