@@ -433,3 +433,23 @@ def test_every_digit_on_the_board_pages_is_a_tracked_value() -> None:
     assert problems == []
     # The net can fail: an untracked figure in the same page is caught.
     assert list(scan_output(board["standings.md"] + "\n| 1 | stray 42.0 |\n", "standings.md"))
+
+
+def test_recognition_clips_are_taken_as_the_scorer_reports_them() -> None:
+    """A record's clips may be the `clips` entries of `cvb-score --json` verbatim (extra fields are ignored)."""
+    from cvb_scorer.report import score_jsonl_to_json
+    from cvb_scorer.rules import load_packaged_rules
+
+    ids = list(draw(POOL, size=30, strata=STRATA, seed="a-asr-1", window="w").ids)
+    refs = "".join(json.dumps({"id": i, "text": "我哋聽日去銀行"}, ensure_ascii=False) + "\n" for i in ids)
+    hyps = "".join(
+        json.dumps({"id": i, "text": "我地聽日去銀行"}, ensure_ascii=False) + "\n" for i in ids[:-1]
+    )
+    report = json.loads(score_jsonl_to_json(refs, hyps, rules=load_packaged_rules()))
+    record = {**_record("a", "asr", [(0, 1)]), "clips": report["clips"]}
+    parsed = parse_record(json.dumps(record, ensure_ascii=False))
+    errors = sum(c.S + c.D + c.I for c in parsed.clips)  # type: ignore[union-attr]
+    assert errors == report["counts"]["S"] + report["counts"]["D"] + report["counts"]["I"]
+    config, rules = _config()
+    row = _board(_model([record], [_e("a")], config, rules), "asr").rows[0]
+    assert row.cer is not None and row.cer.value.value == report["cer"]
