@@ -453,3 +453,20 @@ def test_recognition_clips_are_taken_as_the_scorer_reports_them() -> None:
     config, rules = _config()
     row = _board(_model([record], [_e("a")], config, rules), "asr").rows[0]
     assert row.cer is not None and row.cer.value.value == report["cer"]
+
+
+def test_cvb_build_exits_2_naming_the_refused_record(tmp_path: Path) -> None:
+    import subprocess
+
+    folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad("unknown version")})
+    cvb = str(REPO / ".venv" / "bin" / "cvb")
+    result = subprocess.run(
+        [cvb, "build", "--results", str(folder), "--out", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "bad.json: scoring version '1999-1' is unknown" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "site").exists()
