@@ -109,11 +109,16 @@ def board_pages(
     if without_bad_records is None:
         without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
     files = tuple(
-        (str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.rglob("*")) if p.is_file()
+        (str(p.relative_to(folder)), p.stat().st_mtime_ns, p.stat().st_size)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
     )
+    # The same records seen from a project copy (a symlinked folder) give the same model: key on where the
+    # files really are and on how the pages name them, not on the path taken to reach them.
+    shown = str(folder.relative_to(layout.root)) if folder.is_relative_to(layout.root) else str(folder)
     key = (
-        str(folder),
-        str(layout.root),
+        str(folder.resolve()),
+        shown,
         files,
         config.scoring.model_dump_json() + config.rounds.model_dump_json(),
     )
