@@ -70,6 +70,7 @@ def _watched_state(layout: Layout, config: Path) -> dict[Path, float]:
         layout.kit_templates,
         layout.editor_web,
         layout.mkdocs_config,
+        layout.root / "results",
     ]
     state: dict[Path, float] = {}
     for root in roots:
@@ -106,7 +107,13 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
                 try:
                     build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
                     print("Rebuilt.", flush=True)
-                except (ConfigError, FileNotFoundError, SiteGeneratorError, StaleWheelError) as exc:
+                except (
+                    ConfigError,
+                    FileNotFoundError,
+                    SiteGeneratorError,
+                    StaleWheelError,
+                    BadRecordsError,
+                ) as exc:
                     print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
     except KeyboardInterrupt:
         server.shutdown()
