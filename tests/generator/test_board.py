@@ -377,6 +377,26 @@ def test_the_example_boards_figures_equal_an_independent_recomputation() -> None
             row = llm[name]
             assert row.figure.value.value == math.fsum(values) / len(values)
             assert (row.figure.low.value, row.figure.high.value) == (iv.low, iv.high)
+        if pillar == "tts":
+            sub = config.scoring.pillars["tts"].sub_weights or {}
+            mean_d = sum(c["delivery"] for c in clips) / len(clips)
+            mean_t = sum(c["tone_survival"] for c in clips) / len(clips)
+            expected = sub["delivery"] * mean_d + sub["tone_survival"] * mean_t
+            if sum(c["tones_recovered"] for c in clips) == 0:
+                scale = config.scoring.rating_scale
+                cap = config.scoring.pillars["tts"].no_tone_cap_rating
+                assert cap is not None
+                expected = min(expected, 100 * (cap - scale.min) / (scale.max - scale.min))
+            got = next(r for r in _board(model, "tts").rows if str(r.name) == name)
+            assert got.figure.value.value == pytest.approx(expected, abs=1e-9)
+    # Core: the core pillars' figures weighted by the config, rescaled to the core's share.
+    weights = {p: config.scoring.pillars[p].weight for p in ("asr", "llm", "tts")}
+    pillar_rows = {p: {str(r.name): r.figure.value.value for r in _board(model, p).rows} for p in weights}
+    for composite in model.groups[0].composites:
+        assert composite.core is not None
+        name = str(composite.name)
+        expected = sum(weights[p] * pillar_rows[p][name] for p in weights) / sum(weights.values())
+        assert composite.core.value.value == pytest.approx(expected, abs=1e-9)
     # Every figure on the board traces to the record files it came from.
     for group in model.groups:
         for b in group.boards:
