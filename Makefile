@@ -38,6 +38,7 @@ bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps
 	$(BIN)/python bench/scorer.py
 	$(BIN)/python bench/editor.py
 	$(BIN)/python bench/review.py
+	$(BIN)/python bench/board.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
