@@ -41,6 +41,7 @@ bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/python bench/align_memory.py
 	$(BIN)/python bench/kit.py
 	$(BIN)/python bench/connection_test.py
+	$(BIN)/python bench/board.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

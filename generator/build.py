@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 import yaml
+from cvb_scorer.rules import rules_from_json
 
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
+from generator.pages.board import BoardModel, board_model
 from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
 from generator.pages.editions import (
@@ -35,6 +37,7 @@ from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
+from generator.results.records import DrawSpec, ResultsFolderError, load_folder
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
 from starter_kit.kit import (
@@ -129,9 +132,14 @@ def render_all(
     issue_pdfs: Sequence[Mapping[str, str]] = (),
     keys: bool = False,
     pdf_files: Sequence[PrintedPdf] = (),
+    results: Path | None = None,
+    without_bad_records: bool | None = None,
 ) -> Rendered:
     """Render every page of both editions and every kit file in memory. With mark=True, tracked values are
-    bracketed for the check (with keys=True, each bracket also names the value's config keys)."""
+    bracketed for the check (with keys=True, each bracket also names the value's config keys).
+
+    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
+    record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark, keys=keys)
     kit = render_kit(env, config)
@@ -189,6 +197,9 @@ def render_all(
         issue_pdfs=issue_pdfs,
         # Downloads are the plain bytes the site serves, whatever brackets the check adds to `kit`.
         files=artefacts(config, plain, kit_zip_bytes, wheel, pdf_files),
+        extra_pages=lambda context: board_pages(
+            layout, config, env, context, results=results, without_bad_records=without_bad_records
+        ),
     )
 
 
@@ -203,6 +214,8 @@ def _render_pages(
     wheel: scorer_bridge.ScorerWheel | None,
     issue_pdfs: Sequence[Mapping[str, str]],
     files: list[Artefact],
+    # Pages rendered from the English context beside the fixed ones (the standings); none in print.
+    extra_pages: Callable[[dict[str, Any]], dict[str, str]] | None = None,
 ) -> Rendered:
     def fragments_for(edition: Edition) -> Fragments:
         editors = editors_for(edition)
@@ -229,6 +242,8 @@ def _render_pages(
     fragments = fragments_for(EN)
     context = site_context(config, fragments, artefacts=files)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
+    if extra_pages is not None:
+        pages.update(extra_pages(context))
     zh = zh_context(config, fragments_for(ZH))
     zh_pages = {page.output: render(env, page.template, zh) for page in ZH.pages}
     return Rendered(
@@ -251,12 +266,84 @@ def render_kit(env: jinja2.Environment, config: Config) -> dict[str, str]:
     return {path: render(env, template, context) for path, template in KIT_FILES.items()}
 
 
+def board_pages(
+    layout: Layout,
+    config: Config,
+    env: jinja2.Environment,
+    context: dict[str, Any],
+    *,
+    results: Path | None,
+    without_bad_records: bool | None,
+) -> dict[str, str]:
+    """The standings page and one page per entrant, from the run records in the results folder."""
+    folder = results or Path(os.environ.get("CVB_RESULTS") or layout.root / "results" / "example")
+    if without_bad_records is None:
+        without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
+    files = tuple(
+        (str(p.relative_to(folder)), p.stat().st_mtime_ns, p.stat().st_size)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    )
+    # The same records seen from a project copy (a symlinked folder) give the same model: key on where the
+    # files really are and on how the pages name them, not on the path taken to reach them.
+    shown = str(folder.relative_to(layout.root)) if folder.is_relative_to(layout.root) else str(folder)
+    key = (
+        str(folder.resolve()),
+        shown,
+        files,
+        config.scoring.model_dump_json() + config.rounds.model_dump_json(),
+    )
+    if key not in _BOARD_CACHE:
+        _BOARD_CACHE.clear()  # one folder state at a time: a model holds every resample
+        _BOARD_CACHE[key] = _board_model(folder, layout.root, config)
+    model, refused = _BOARD_CACHE[key]
+    if refused and not without_bad_records:
+        listing = "\n".join(f"  {r}" for r in refused)
+        raise BadRecordsError(
+            f"{len(refused)} run record(s) were refused, so the standings were not built:\n{listing}\n"
+            "Fix or remove them, or build without them explicitly (cvb build --without-bad-records, or "
+            "CVB_BUILD_WITHOUT_BAD_RECORDS=1), which lists them on the standings page."
+        )
+    pages = {"standings.md": render(env, "standings.md.j2", {**context, "board": model})}
+    for page in model.entrants:
+        pages[f"entrants/{page.slug}.md"] = render(
+            env, "entrant.md.j2", {**context, "board": model, "page": page}
+        )
+    return pages
+
+
+# The board's model, computed once per results-folder state and config in a process: its bootstraps dominate a
+# build, and the check renders the same pages a second time.
+_BOARD_CACHE: dict[tuple[str, str, tuple[tuple[str, int, int], ...], str], tuple[BoardModel, list[str]]] = {}
+
+
+def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, list[str]]:
+    rules = rules_from_json(scoring_rules_json(config))
+    spec = DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()})
+    try:
+        loaded = load_folder(folder, rules=rules, spec=spec, root=root)
+    except ResultsFolderError as exc:
+        raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
+    refused = [str(p) for p in loaded.problems]
+    return board_model(config, loaded, rules=rules, refused=refused), refused
+
+
+class BadRecordsError(RuntimeError):
+    """A run record (or the results folder) was refused; the message lists each file and reason."""
+
+
 def _as_scorer_output(text: str, mark: bool) -> str:
     return mark_as_tracked(text, mark=mark)
 
 
 def build_site(
-    layout: Layout, *, out: Path | None = None, config_dir: Path | None = None, site_url: str | None = None
+    layout: Layout,
+    *,
+    out: Path | None = None,
+    config_dir: Path | None = None,
+    site_url: str | None = None,
+    results: Path | None = None,
+    without_bad_records: bool | None = None,
 ) -> Path:
     """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was.
 
@@ -269,7 +356,14 @@ def build_site(
 
     # The PDFs are printed first: the changelog lists them with their sizes and hashes.
     pdfs = print_issue(layout, config_dir=config_dir)
-    rendered = render_all(layout, config_dir=config_dir, issue_pdfs=download_rows(pdfs), pdf_files=pdfs)
+    rendered = render_all(
+        layout,
+        config_dir=config_dir,
+        issue_pdfs=download_rows(pdfs),
+        pdf_files=pdfs,
+        results=results,
+        without_bad_records=without_bad_records,
+    )
     assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
@@ -281,6 +375,7 @@ def build_site(
         docs = work / "docs"
         docs.mkdir()
         for name, text in rendered.pages.items():
+            (docs / name).parent.mkdir(parents=True, exist_ok=True)
             (docs / name).write_text(text, encoding="utf-8")
         _copy_assets(layout, docs / "assets", rendered, snapshot)
         for artefact in rendered.artefacts:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator import issue_cli
-from generator.build import SiteGeneratorError, StaleWheelError
+from generator.build import BadRecordsError, SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.review import cli as review_cli
@@ -24,7 +24,14 @@ def _build(args: argparse.Namespace, layout: Layout) -> int:
     from generator.build import build_site
 
     started = time.perf_counter()
-    target = build_site(layout, out=args.out, config_dir=args.config, site_url=args.site_url)
+    target = build_site(
+        layout,
+        out=args.out,
+        config_dir=args.config,
+        site_url=args.site_url,
+        results=args.results,
+        without_bad_records=args.without_bad_records or None,
+    )
     print(f"Built {target} in {time.perf_counter() - started:.1f} s.")
     return 0
 
@@ -51,6 +58,7 @@ def _watched_state(layout: Layout, config: Path) -> dict[Path, float]:
         layout.kit_templates,
         layout.editor_web,
         layout.mkdocs_config,
+        layout.root / "results",
     ]
     state: dict[Path, float] = {}
     for root in roots:
@@ -87,7 +95,13 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
                 try:
                     build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
                     print("Rebuilt.", flush=True)
-                except (ConfigError, FileNotFoundError, SiteGeneratorError, StaleWheelError) as exc:
+                except (
+                    ConfigError,
+                    FileNotFoundError,
+                    SiteGeneratorError,
+                    StaleWheelError,
+                    BadRecordsError,
+                ) as exc:
                     print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
     except KeyboardInterrupt:
         server.shutdown()
@@ -96,6 +110,22 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
 
 def _review(args: argparse.Namespace, layout: Layout) -> int:
     return review_cli.run(args, args.config or layout.config)
+
+
+def _draw(args: argparse.Namespace, layout: Layout) -> int:
+    from cvb_scorer.draw import DrawError, draw, draw_text, parse_pool
+
+    rounds = load_config(args.config or layout.config).rounds
+    strata = {tier: str(share) for tier, share in rounds.draw.strata.items()}
+    try:
+        text = args.pool.read_text(encoding="utf-8")
+        pool = parse_pool(text, name=str(args.pool), tiers=sorted(strata))
+        result = draw(pool, size=rounds.draw.size, strata=strata, seed=args.seed, window=args.window)
+    except (DrawError, UnicodeDecodeError) as exc:
+        print(f"cvb draw: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(result.to_json() + "\n" if args.json else draw_text(result))
+    return 0
 
 
 def _connection_test(args: argparse.Namespace, layout: Layout) -> int:
@@ -136,6 +166,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the address the site will be served from (default: the config's urls.base)",
     )
+    build.add_argument("--results", type=Path, default=None, help="run records (default: results/example/)")
+    build.add_argument(
+        "--without-bad-records",
+        action="store_true",
+        help="build even if run records are refused, listing them on the standings page",
+    )
     check = sub.add_parser("check", help="fail if a published number did not come from the config")
     check.add_argument(
         "--site",
@@ -148,6 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = sub.add_parser("rules", help="write the scoring rules the scorer wheel carries")
     rules.add_argument("--out", type=Path, default=None)
     review_cli.add_parser(sub)
+    draw = sub.add_parser("draw", help="print the clips a run's seed draws from a pool, with their tiers")
+    draw.add_argument("--pool", type=Path, required=True, help="the round's pool: JSON lines of id and tier")
+    draw.add_argument("--seed", required=True, help="the draw's seed as recorded")
+    draw.add_argument("--window", default=None, help="the window the seed belongs to")
+    draw.add_argument("--json", action="store_true", help="print JSON instead of text")
     connection_test = sub.add_parser(
         "connection-test",
         help="run the platform's connection test against an endpoint",
@@ -169,12 +210,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers["connection-test"] = _connection_test
     handlers["audio-stats"] = _audio_stats
     handlers["issue"] = issue_cli.run
+    handlers["draw"] = _draw
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (FileNotFoundError, SiteGeneratorError, StaleWheelError) as exc:
+    except (FileNotFoundError, SiteGeneratorError, StaleWheelError, BadRecordsError) as exc:
         print(f"cvb {args.command}: {exc}", file=sys.stderr)
         return 2
 

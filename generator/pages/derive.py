@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import cast
 
+from cvb_scorer.draw import expected_exposure, stratum_counts
 from cvb_scorer.stats import Entry, rank_bands
 
 from generator.config import Config
@@ -120,14 +121,22 @@ def rating_to_score(scoring: VScoringFile, rating: Num) -> Num:
 def derive(config: Config) -> Derived:
     cfg = tracked(config)
     draw, rounds = cfg.rounds.draw, cfg.rounds
+    # Clips per tier and the expected share of the pool seen after the quota come from the scorer's draw
+    # functions, the very ones that draw runs, so the page cannot drift from the draw.
+    shares = {tier: str(f) for tier, f in config.rounds.draw.strata.items()}
+    counts = stratum_counts(config.rounds.draw.size, shares)
+    draw_sources = draw.size.sources | frozenset({"rounds.draw.strata"})
     strata = [
-        StratumCount(tier, fraction, fraction_words(fraction), fraction * draw.size)
+        StratumCount(tier, fraction, fraction_words(fraction), Num(counts[tier], draw_sources))
         for tier, fraction in draw.strata.items()
     ]
-    # Expected share of the pool an entrant has seen after every run in the quota, assuming each run's draw
-    # is uniform over the pool: 1 - (1 - draw/pool)^runs. Stratification changes this only slightly.
-    unseen = (1 - draw.size / rounds.pool_size) ** rounds.runs_per_round
-    exposure = 1 - unseen
+    figure = expected_exposure(
+        size=config.rounds.draw.size,
+        strata=shares,
+        runs=config.rounds.runs_per_round,
+        pool_size=config.rounds.pool_size,
+    )
+    exposure = Num(figure.share, draw_sources | rounds.pool_size.sources | rounds.runs_per_round.sources)
     pillars = cfg.scoring.pillars
     core_ids = [pid for pid, pillar in config.scoring.pillars.items() if pillar.core]
     core_total = Num(0, frozenset())

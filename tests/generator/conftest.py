@@ -14,7 +14,7 @@ def project_copy(tmp: Path, *, copy: tuple[str, ...] = ("platform_config",)) -> 
     """A throwaway project root: the parts a test edits are copied, the rest are symlinks to the real tree."""
     root = tmp / "project"
     root.mkdir()
-    for name in ("platform_config", "docs", "starter_kit", "scorer_wasm", "mkdocs.yml", "build"):
+    for name in ("platform_config", "docs", "starter_kit", "scorer_wasm", "mkdocs.yml", "build", "results"):
         source = REPO / name
         if name in copy or any(part.startswith(name + "/") for part in copy):
             if source.is_dir():

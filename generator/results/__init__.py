@@ -1,0 +1,1 @@
+"""Run records in, the standings figures out: records.py validates, aggregate.py computes."""

@@ -1,0 +1,308 @@
+"""Run records as the organisers drop them into a results folder: typed, validated, and refused with a reason.
+
+A results folder holds:
+- ``entrants.yaml``: every entrant that may appear (id, codename, optional name and whether to publish it);
+- ``pool.jsonl``: the round's pool, one ``{"id", "tier"}`` per line (the draw reconstructs runs from it);
+- ``runs/*.json``: one file per run of one entrant on one pillar.
+
+Loading never raises on a bad record: each one is returned as a ``RecordProblem`` (file and reason) beside the
+records that passed, and the build decides whether to go on without them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from cvb_scorer.draw import DrawError, PoolClip, draw, parse_pool
+from cvb_scorer.rules import ScoringRules
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+Id = Annotated[str, StringConstraints(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+Count = Annotated[int, Field(ge=0)]
+Score = Annotated[float, Field(ge=0, le=100)]
+Rate = Annotated[float, Field(ge=0)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Entrant(Model):
+    id: Id
+    codename: Annotated[str, StringConstraints(min_length=1)]
+    name: str | None = None
+    # Entrants appear under their codename unless they asked for their name.
+    publish_name: bool = False
+
+
+class EntrantsFile(Model):
+    entrants: list[Entrant]
+
+
+class MerCounts(Model):
+    S: Count
+    D: Count
+    I: Count  # noqa: E741  # the alignment's own letter for insertions
+    N: Count
+
+
+class AsrClip(Model):
+    """One clip as ``cvb-score --json`` reports it (fields the board does not use are ignored)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
+    id: str
+    S: Count
+    D: Count
+    I: Count  # noqa: E741
+    N: Count
+    mer_counts: MerCounts
+
+
+class LlmClip(Model):
+    id: str
+    # The judges' score for this clip on the 0-100 scale.
+    score: Score
+
+
+class TtsClip(Model):
+    id: str
+    delivery: Score
+    tone_survival: Score
+    tones_recovered: Count
+
+
+class E2eClip(Model):
+    """One scripted conversation: its turns' first-byte latencies, interruptions and completion."""
+
+    id: str
+    latencies_ms: list[Annotated[float, Field(ge=0)]]
+    yield_ms: list[Annotated[float, Field(ge=0)]]
+    turns_completed: Count
+    turns_attempted: Annotated[int, Field(gt=0)]
+    naturalness_rating: float | None = None
+
+
+class DrawRef(Model):
+    seed: str
+    window: str | None = None
+    clips: list[str]
+
+
+class CrossAnchor(Model):
+    benchmark: str
+    cer: Rate
+
+
+class RunRecord(Model):
+    entrant: Id
+    pillar: Literal["asr", "llm", "tts", "e2e"]
+    run: Annotated[int, Field(gt=0)]
+    scoring_version: str
+    final: bool
+    draw: DrawRef
+    clips: list[AsrClip] | list[LlmClip] | list[TtsClip] | list[E2eClip]
+    cross_anchor: CrossAnchor | None = None
+
+
+CLIP_MODELS: Mapping[str, type[Model]] = {"asr": AsrClip, "llm": LlmClip, "tts": TtsClip, "e2e": E2eClip}
+
+
+@dataclass(frozen=True)
+class Record:
+    """A run record that passed every check, with the file it came from (its provenance)."""
+
+    source: str
+    run: RunRecord
+
+
+@dataclass(frozen=True)
+class RecordProblem:
+    source: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class DrawSpec:
+    size: int
+    strata: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    entrants_source: str
+    entrants: Mapping[str, Entrant]
+    records: tuple[Record, ...]
+    problems: tuple[RecordProblem, ...]
+
+
+class RecordError(ValueError):
+    """A record whose content does not fit its pillar's model; the message names the clip."""
+
+
+class ResultsFolderError(ValueError):
+    """The folder itself (its entrants or pool) is unusable, so no record can be judged."""
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "the top level"
+    return f"{where}: {err['msg']}"
+
+
+def load_entrants(path: Path, *, shown: str) -> dict[str, Entrant]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        parsed = EntrantsFile.model_validate(data)
+    except FileNotFoundError:
+        raise ResultsFolderError(f"{shown} is missing; list the entrants there (id, codename).") from None
+    except yaml.YAMLError as exc:
+        raise ResultsFolderError(f"{shown} is not valid YAML ({exc}).") from None
+    except ValidationError as exc:
+        raise ResultsFolderError(f"{shown}, {_first_error(exc)}.") from None
+    out: dict[str, Entrant] = {}
+    for entrant in parsed.entrants:
+        if entrant.id in out:
+            raise ResultsFolderError(f"{shown} lists entrant {entrant.id!r} twice.")
+        if entrant.publish_name and not entrant.name:
+            raise ResultsFolderError(f"{shown}: entrant {entrant.id!r} asks for their name but gives none.")
+        out[entrant.id] = entrant
+    return out
+
+
+def parse_record(text: str) -> RunRecord:
+    """A record's JSON, with its clips validated against the model of the pillar it names."""
+    data = json.loads(text)
+    if isinstance(data, dict) and isinstance(data.get("clips"), list) and data.get("pillar") in CLIP_MODELS:
+        model = CLIP_MODELS[data["pillar"]]
+        clips = []
+        for k, clip in enumerate(data["clips"]):
+            try:
+                clips.append(model.model_validate(clip))
+            except ValidationError as exc:
+                cid = clip.get("id") if isinstance(clip, dict) else None
+                named = f" ({cid})" if isinstance(cid, str) else ""
+                raise RecordError(
+                    f"clip {k + 1}{named} is not a {data['pillar']} clip: {_first_error(exc)}."
+                ) from None
+        # Validate the rest with the clips already typed, so the union cannot pick another pillar's model.
+        rest = {k: v for k, v in data.items() if k != "clips"}
+        record = RunRecord.model_validate({**rest, "clips": []})
+        return record.model_copy(update={"clips": clips})
+    return RunRecord.model_validate(data)
+
+
+def judge(
+    record: RunRecord,
+    *,
+    entrants: Mapping[str, Entrant],
+    pool: Sequence[PoolClip],
+    spec: DrawSpec,
+    versions: Sequence[str],
+) -> str | None:
+    """The reason a parsed record cannot be published, or None. Pure: the folder's facts come in as arguments."""
+    if record.entrant not in entrants:
+        return f"entrant {record.entrant!r} is not in entrants.yaml."
+    if record.scoring_version not in versions:
+        return (
+            f"scoring version {record.scoring_version!r} is unknown; the config's floor history names "
+            f"{', '.join(versions)}."
+        )
+    try:
+        expected = draw(
+            pool, size=spec.size, strata=spec.strata, seed=record.draw.seed, window=record.draw.window
+        )
+    except DrawError as exc:
+        return f"its draw cannot be reconstructed: {exc}"
+    drawn = set(expected.ids)
+    if sorted(record.draw.clips) != sorted(drawn):
+        return (
+            f"the clips it lists for seed {record.draw.seed!r}"
+            f"{' window ' + repr(record.draw.window) if record.draw.window else ''} are not the clips that seed "
+            "draws from the pool."
+        )
+    ids = [c.id for c in record.clips]
+    if len(ids) != len(set(ids)):
+        return "a clip is scored twice."
+    strays = sorted(set(ids) - drawn)
+    if strays:
+        return f"clip(s) {', '.join(strays[:3])} were scored but are not in the draw."
+    if len(ids) > len(drawn):
+        return f"it scores {len(ids)} clips, but the draw has {len(drawn)}."
+    missing = sorted(drawn - set(ids))
+    if missing and record.final:
+        return (
+            f"it is marked final but lacks {len(missing)} of the draw's {len(drawn)} clips "
+            f"({', '.join(missing[:3])}{'…' if len(missing) > 3 else ''})."
+        )
+    if not ids:
+        return "it scores no clips."
+    if record.pillar != "asr" and record.cross_anchor is not None:
+        return "a cross-anchor figure belongs to a recognition (asr) record only."
+    return None
+
+
+def known_versions(rules: ScoringRules) -> list[str]:
+    named = [e.scoring_version for e in rules.floors.history if e.scoring_version is not None]
+    return sorted({*named, rules.scoring_version})
+
+
+def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path | None = None) -> Loaded:
+    """Read a results folder. Problems with single records are collected; a broken folder raises."""
+
+    def shown(path: Path) -> str:
+        if root is not None and path.is_relative_to(root):
+            return str(path.relative_to(root))
+        return str(path)
+
+    entrants = load_entrants(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
+    pool_path = folder / "pool.jsonl"
+    try:
+        pool = parse_pool(
+            pool_path.read_text(encoding="utf-8"), name=shown(pool_path), tiers=sorted(spec.strata)
+        )
+    except FileNotFoundError:
+        raise ResultsFolderError(
+            f"{shown(pool_path)} is missing; the draws are reconstructed from it."
+        ) from None
+    except DrawError as exc:
+        raise ResultsFolderError(str(exc)) from None
+    versions = known_versions(rules)
+    records: list[Record] = []
+    problems: list[RecordProblem] = []
+    seen: dict[tuple[str, str, int], str] = {}
+    seen_draws: dict[tuple[str, str, str, str | None], str] = {}
+    for path in sorted((folder / "runs").glob("*.json")):
+        source = shown(path)
+        try:
+            run = parse_record(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            problems.append(RecordProblem(source, f"it is not valid JSON ({exc})."))
+            continue
+        except ValidationError as exc:
+            problems.append(RecordProblem(source, f"{_first_error(exc)}."))
+            continue
+        except RecordError as exc:
+            problems.append(RecordProblem(source, str(exc)))
+            continue
+        reason = judge(run, entrants=entrants, pool=pool, spec=spec, versions=versions)
+        key = (run.entrant, run.pillar, run.run)
+        draw_key = (run.entrant, run.pillar, run.draw.seed, run.draw.window)
+        if reason is None and key in seen:
+            reason = f"it repeats run {run.run} of {run.entrant} on {run.pillar}, already in {seen[key]}."
+        if reason is None and draw_key in seen_draws:
+            reason = f"it repeats the draw of {seen_draws[draw_key]} (same entrant, pillar, seed and window)."
+        if reason is not None:
+            problems.append(RecordProblem(source, reason))
+            continue
+        seen[key] = source
+        seen_draws[draw_key] = source
+        records.append(Record(source, run))
+    return Loaded(shown(folder / "entrants.yaml"), entrants, tuple(records), tuple(problems))

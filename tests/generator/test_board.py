@@ -1,0 +1,492 @@
+"""The standings board from run records: known answers for bands, labels and wording; refusals with file and
+reason; and figures equal to those recomputed independently from the per-clip records."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cvb_scorer import stats
+from cvb_scorer.draw import PoolClip, draw
+from cvb_scorer.rules import ScoringRules, rules_from_json
+
+from generator.build import BadRecordsError, render_all
+from generator.config import Config, load_config
+from generator.pages.board import BandKind, BoardModel, board_model
+from generator.paths import Layout
+from generator.results.records import DrawSpec, Entrant, Loaded, Record, load_folder, parse_record
+from generator.rules_export import scoring_rules_json
+from tests.generator.conftest import REPO, project_copy
+
+STRATA = {"easy": "0.2", "normal": "0.4", "hard": "0.4"}
+SPEC = DrawSpec(30, STRATA)
+POOL = [PoolClip(f"{t}-{k:02d}", t) for t, n in (("easy", 8), ("normal", 14), ("hard", 14)) for k in range(n)]
+
+
+def _config(tmp_path: Path | None = None, *, older_version: bool = False) -> tuple[Config, ScoringRules]:
+    folder = REPO / "platform_config"
+    if older_version:
+        assert tmp_path is not None
+        folder = tmp_path / "platform_config"
+        shutil.copytree(REPO / "platform_config", folder)
+        scoring = folder / "scoring.yaml"
+        text = scoring.read_text(encoding="utf-8")
+        # Name the version that used the 60% floor, as the organisers would once they announce it.
+        text = text.replace(
+            "  - floor: 0.60\n    scoring_version: to be announced",
+            '  - floor: 0.60\n    scoring_version: "2025-2"',
+        )
+        scoring.write_text(text, encoding="utf-8")
+    config = load_config(folder)
+    return config, rules_from_json(scoring_rules_json(config))
+
+
+def _clips(pillar: str, ids: Sequence[str], values: Sequence[Any]) -> list[dict[str, Any]]:
+    out = []
+    for k, cid in enumerate(ids):
+        v = values[k % len(values)]
+        if pillar == "asr":
+            errors, n = v
+            out.append(
+                {
+                    "id": cid,
+                    "S": errors,
+                    "D": 0,
+                    "I": 0,
+                    "N": n,
+                    "mer_counts": {"S": errors, "D": 0, "I": 0, "N": n},
+                }
+            )
+        elif pillar == "llm":
+            out.append({"id": cid, "score": v})
+        elif pillar == "tts":
+            out.append({"id": cid, "delivery": v, "tone_survival": v, "tones_recovered": 6})
+        else:
+            out.append(
+                {
+                    "id": cid,
+                    "latencies_ms": [v],
+                    "yield_ms": [100.0],
+                    "turns_completed": 4,
+                    "turns_attempted": 4,
+                }
+            )
+    return out
+
+
+def _record(entrant: str, pillar: str, values: Sequence[Any], *, run: int = 1, final: bool = True,
+            version: str = "2026-1", anchor: float | None = None) -> dict[str, Any]:  # fmt: skip
+    seed = f"{entrant}-{pillar}-{run}"
+    ids = list(draw(POOL, size=30, strata=STRATA, seed=seed, window="w").ids)
+    data: dict[str, Any] = {
+        "entrant": entrant,
+        "pillar": pillar,
+        "run": run,
+        "scoring_version": version,
+        "final": final,
+        "draw": {"seed": seed, "window": "w", "clips": ids},
+        "clips": _clips(pillar, ids, values),
+    }
+    if anchor is not None:
+        data["cross_anchor"] = {"benchmark": "WSYue-ASR-eval", "cer": anchor}
+    return data
+
+
+def _model(
+    records: Sequence[dict[str, Any]], entrants: Sequence[Entrant], config: Config, rules: ScoringRules
+) -> BoardModel:
+    loaded = Loaded(
+        "entrants.yaml",
+        {e.id: e for e in entrants},
+        tuple(
+            Record(f"runs/{r['entrant']}-{r['pillar']}-{r['run']}.json", parse_record(json.dumps(r)))
+            for r in records
+        ),
+        (),
+    )
+    return board_model(config, loaded, rules=rules)
+
+
+def _e(eid: str, name: str | None = None, publish: bool = False) -> Entrant:
+    return Entrant(id=eid, codename=f"Code {eid.upper()}", name=name, publish_name=publish)
+
+
+def _board(model: BoardModel, board_id: str, group: int = 0) -> Any:
+    return next(b for b in model.groups[group].boards if b.id == board_id)
+
+
+def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
+    config, rules = _config()
+    # Means 80, 74 and 64 with a spread of 20: A overlaps B, B overlaps C, C does not reach A.
+    records = [
+        _record("a", "llm", [60.0, 100.0]),
+        _record("b", "llm", [54.0, 94.0]),
+        _record("c", "llm", [44.0, 84.0]),
+    ]
+    board = _board(_model(records, [_e("a"), _e("b"), _e("c")], config, rules), "llm")
+    by_name = {str(r.name): r for r in board.rows}
+    assert [(str(r.name), r.rank.value, r.band.value, r.leader) for r in board.rows] == [
+        ("Code A", 1, 1, True),
+        ("Code B", 1, 1, False),
+        ("Code C", 3, 2, True),
+    ]
+    a, b, c = (by_name[f"Code {x}"].figure for x in "ABC")
+    assert b.high.value >= a.low.value and c.high.value >= b.low.value and c.high.value < a.low.value
+    first, second = board.bands
+    assert first.kind is BandKind.TIED
+    assert str(first.sentence) == (
+        "Band 1: Code A leads; the interval of Code B overlaps Code A's, so the two are tied at rank 1."
+    )
+    assert second.kind is BandKind.BROKEN_CHAIN
+    assert [str(x) for x in second.chained_to] == ["Code B"]
+    assert str(second.sentence) == (
+        "Band 2: Code C alone at rank 3; no interval below overlaps it. Its interval overlaps Code B in the band "
+        "above but not that band's leader, Code A, so overlaps do not chain it upwards."
+    )
+    assert 'class="cvb-leader"' in str(board.svg) and str(board.svg).count("<path") == 2
+
+
+def test_a_pillar_not_final_withholds_the_full_score_and_e2e_is_measured_not_rated() -> None:
+    config, rules = _config()
+    records = [
+        _record("a", "asr", [(2, 40)], anchor=0.05),
+        _record("a", "llm", [70.0, 80.0]),
+        _record("a", "tts", [80.0, 90.0]),
+        _record("a", "e2e", [400.0, 600.0], final=False),
+    ]
+    model = _model(records, [_e("a")], config, rules)
+    row = model.groups[0].composites[0]
+    assert row.core is not None and row.full is None
+    assert str(row.full_note) == "Full Score is withheld until every entered pillar is final; pending: e2e."
+    e2e = _board(model, "e2e").rows[0]
+    assert [str(x) for x in e2e.labels] == ["measured, not rated", "provisional"]
+    assert [str(x) for x in _board(model, "tts").rows[0].labels] == ["measured, not rated"]
+    assert _board(model, "asr").rows[0].labels == ()
+    assert str(_board(model, "asr").rows[0].cross_anchor_text) == "5% on WSYue-ASR-eval"
+
+
+def test_every_final_pillar_gives_a_full_score_equal_to_the_weighted_formula() -> None:
+    config, rules = _config()
+    records = [
+        _record("a", "asr", [(3, 30)]),
+        _record("a", "llm", [70.0]),
+        _record("a", "tts", [80.0]),
+        _record("a", "e2e", [250.0]),
+    ]
+    row = _model(records, [_e("a")], config, rules).groups[0].composites[0]
+    w = {p: config.scoring.pillars[p].weight for p in ("asr", "llm", "tts", "e2e")}
+    # asr: CER 0.1 under a floor of 1 gives 90; e2e: latency under the flat threshold, every turn, every yield.
+    pillars = {"asr": 90.0, "llm": 70.0, "tts": 80.0, "e2e": 100.0}
+    assert row.full is not None and row.core is not None
+    assert row.full.value.value == pytest.approx(sum(w[p] * pillars[p] for p in w) / sum(w.values()))
+    core = ("asr", "llm", "tts")
+    assert row.core.value.value == pytest.approx(
+        sum(w[p] * pillars[p] for p in core) / sum(w[p] for p in core)
+    )
+    # Constant clips: every resample is the point, so the intervals have no width, and that is no ceiling.
+    assert row.full.low.value == pytest.approx(row.full.value.value) and not row.full.collapsed
+
+
+def test_an_interval_collapsed_at_the_ceiling_is_said_so() -> None:
+    config, rules = _config()
+    row = _board(_model([_record("a", "asr", [(0, 40)])], [_e("a")], config, rules), "asr").rows[0]
+    assert (row.figure.value.value, row.figure.low.value, row.figure.high.value) == (100, 100, 100)
+    assert row.figure.collapsed
+    assert "collapsed to 100" in str(row.figure.collapse_note)
+    assert "not certainty" in str(row.figure.collapse_note)
+
+
+def test_codename_unless_the_entrant_asked_for_their_name_and_a_missing_cross_anchor_says_so() -> None:
+    config, rules = _config()
+    entrants = [_e("a", name="Secret Labs"), _e("b", name="Open Labs", publish=True)]
+    records = [_record("a", "asr", [(4, 40)]), _record("b", "asr", [(5, 40)], anchor=0.07)]
+    rows = {str(r.name): r for r in _board(_model(records, entrants, config, rules), "asr").rows}
+    assert set(rows) == {"Code A", "Open Labs"}
+    assert str(rows["Code A"].cross_anchor_text) == "no figure submitted"
+    assert rows["Code A"].cross_anchor is None
+    assert str(rows["Open Labs"].cross_anchor_text) == "7% on WSYue-ASR-eval"
+    assert str(rows["Open Labs"].slug) == "code-b"  # the page address never reveals a name
+
+
+def test_rows_under_different_scoring_versions_are_grouped_and_the_floor_change_explained(
+    tmp_path: Path,
+) -> None:
+    config, rules = _config(tmp_path, older_version=True)
+    records = [
+        _record("a", "asr", [(2, 10)], version="2025-2"),
+        _record("b", "asr", [(2, 10)]),
+    ]
+    model = _model(records, [_e("a"), _e("b")], config, rules)
+    assert [str(g.version) for g in model.groups] == ["2026-1", "2025-2"]
+    current, older = model.groups
+    assert current.note is None and current.current
+    assert str(older.note).startswith(
+        "These rows were scored under version 2025-2, when a recognition score reached zero at an error rate of "
+        "60%; version 2026-1 puts that floor at 100%."
+    )
+    assert older.floor is not None and older.floor.sources == {"scoring.error_rate_floor_history[1].floor"}
+    # The same CER of 20% is 80 on today's scale and 66.7 on the old one: never ranked together.
+    assert _board(model, "asr", 0).rows[0].figure.value.value == pytest.approx(80)
+    assert _board(model, "asr", 1).rows[0].figure.value.value == pytest.approx(100 * (1 - 0.2 / 0.6))
+    assert [len(_board(model, "asr", g).rows) for g in (0, 1)] == [1, 1]
+
+
+# --- refusals ----------------------------------------------------------------------------------------------
+
+
+def _folder(tmp_path: Path, records: dict[str, dict[str, Any]]) -> Path:
+    folder = tmp_path / "results"
+    (folder / "runs").mkdir(parents=True)
+    (folder / "pool.jsonl").write_text("".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in POOL))
+    (folder / "entrants.yaml").write_text(
+        "entrants:\n  - {id: a, codename: Code A}\n  - {id: b, codename: Code B}\n"
+    )
+    for name, data in records.items():
+        (folder / "runs" / name).write_text(json.dumps(data), encoding="utf-8")
+    return folder
+
+
+def _bad(kind: str) -> dict[str, Any]:
+    good = _record("a", "llm", [70.0])
+    if kind == "unknown entrant":
+        return _record("zed", "llm", [70.0])
+    if kind == "unknown version":
+        return {**good, "scoring_version": "1999-1"}
+    if kind == "extra clip":
+        return {**good, "clips": [*good["clips"], {"id": "easy-00", "score": 1.0}]}
+    if kind == "stray clip":
+        return {**good, "clips": [*good["clips"][1:], {"id": "not-drawn", "score": 1.0}]}
+    if kind == "final with missing clips":
+        return {**good, "clips": good["clips"][:-2]}
+    if kind == "clips not matching the seed":
+        return {**good, "draw": {**good["draw"], "seed": "another"}}
+    if kind == "wrong clip model":
+        return {**good, "clips": [{"id": c["id"], "S": 1} for c in good["clips"]]}
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("unknown entrant", "entrant 'zed' is not in entrants.yaml."),
+        ("unknown version", "scoring version '1999-1' is unknown; the config's floor history names 2026-1."),
+        ("extra clip", "a clip is scored twice."),
+        ("stray clip", "clip(s) not-drawn were scored but are not in the draw."),
+        ("final with missing clips", "it is marked final but lacks 2 of the draw's 30 clips"),
+        (
+            "clips not matching the seed",
+            "the clips it lists for seed 'another' window 'w' are not the clips that seed draws",
+        ),
+        ("wrong clip model", "clip 1 (easy-"),
+    ],
+)
+def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: str, reason: str) -> None:
+    _, rules = _config()
+    folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad(kind)})
+    loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
+    assert [r.source for r in loaded.records] == ["results/runs/ok.json"]
+    assert len(loaded.problems) == 1
+    assert loaded.problems[0].source == "results/runs/bad.json"
+    assert loaded.problems[0].reason.startswith(reason), loaded.problems[0].reason
+
+
+def test_a_duplicate_run_is_refused_naming_the_first(tmp_path: Path) -> None:
+    _, rules = _config()
+    rec = _record("a", "llm", [70.0])
+    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec}})
+    problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
+    assert [str(p) for p in problems] == [
+        "results/runs/2.json: it repeats run 1 of a on llm, already in results/runs/1.json."
+    ]
+
+
+def test_a_final_record_may_not_lack_clips_but_a_provisional_one_may(tmp_path: Path) -> None:
+    _, rules = _config()
+    rec = _record("a", "llm", [70.0], final=False)
+    rec["clips"] = rec["clips"][:10]
+    loaded = load_folder(_folder(tmp_path, {"p.json": rec}), rules=rules, spec=SPEC, root=tmp_path)
+    assert loaded.problems == () and len(loaded.records) == 1
+
+
+def test_the_build_stops_on_a_refused_record_unless_asked_to_go_on_without_it(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad("unknown entrant")})
+    (folder / "pool.jsonl").write_text(
+        "".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in POOL), encoding="utf-8"
+    )
+    with pytest.raises(
+        BadRecordsError, match=r"bad\.json: entrant 'zed' is not in entrants\.yaml\.\n.*--without-bad-records"
+    ):
+        render_all(layout, results=folder, without_bad_records=False)
+    pages = render_all(layout, results=folder, without_bad_records=True).pages
+    assert "bad.json: entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
+    assert "entrants/code-b.md" in pages and "entrants/code-a.md" not in pages
+
+
+# --- the shipped example: figures recomputed independently -------------------------------------------------
+
+
+def test_the_example_boards_figures_equal_an_independent_recomputation() -> None:
+    config = load_config(REPO / "platform_config")
+    rules = rules_from_json(scoring_rules_json(config))
+    folder = REPO / "results" / "example"
+    loaded = load_folder(
+        folder,
+        rules=rules,
+        spec=DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()}),
+        root=REPO,
+    )
+    assert loaded.problems == ()
+    model = board_model(config, loaded, rules=rules)
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for path in sorted((folder / "runs").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        runs.setdefault((data["entrant"], data["pillar"]), []).append(data)
+    codename = {e.id: e for e in loaded.entrants.values()}
+    boot = rules.bootstrap
+    asr = {str(r.name): r for r in _board(model, "asr").rows}
+    llm = {str(r.name): r for r in _board(model, "llm").rows}
+    for (entrant, pillar), recs in runs.items():
+        clips = [
+            c for r in sorted(recs, key=lambda r: r["run"]) for c in sorted(r["clips"], key=lambda c: c["id"])
+        ]
+        e = codename[entrant]
+        name = e.name if e.publish_name and e.name else e.codename
+        if pillar == "asr":
+            errors = [c["S"] + c["D"] + c["I"] for c in clips]
+            totals = [c["N"] for c in clips]
+            cer = sum(errors) / sum(totals)
+            (iv,) = stats.bootstrap_rates(
+                [errors], [totals], resamples=boot.resamples, seed=boot.seed, interval=boot.interval
+            )
+            row = asr[name]
+            assert row.cer is not None
+            assert (row.cer.value.value, row.cer.low.value, row.cer.high.value) == (cer, iv.low, iv.high)
+            assert row.figure.value.value == pytest.approx(100 * (1 - min(cer, 1.0)))
+            assert row.figure.low.value == pytest.approx(100 * (1 - iv.high))
+        if pillar == "llm":
+            values = [c["score"] for c in clips]
+            iv = stats.bootstrap_mean(
+                values, resamples=boot.resamples, seed=boot.seed, interval=boot.interval, bounds=(0, 100)
+            )
+            row = llm[name]
+            assert row.figure.value.value == math.fsum(values) / len(values)
+            assert (row.figure.low.value, row.figure.high.value) == (iv.low, iv.high)
+        if pillar == "tts":
+            sub = config.scoring.pillars["tts"].sub_weights or {}
+            mean_d = sum(c["delivery"] for c in clips) / len(clips)
+            mean_t = sum(c["tone_survival"] for c in clips) / len(clips)
+            expected = sub["delivery"] * mean_d + sub["tone_survival"] * mean_t
+            if sum(c["tones_recovered"] for c in clips) == 0:
+                scale = config.scoring.rating_scale
+                cap = config.scoring.pillars["tts"].no_tone_cap_rating
+                assert cap is not None
+                expected = min(expected, 100 * (cap - scale.min) / (scale.max - scale.min))
+            got = next(r for r in _board(model, "tts").rows if str(r.name) == name)
+            assert got.figure.value.value == pytest.approx(expected, abs=1e-9)
+    # Core: the core pillars' figures weighted by the config, rescaled to the core's share.
+    weights = {p: config.scoring.pillars[p].weight for p in ("asr", "llm", "tts")}
+    pillar_rows = {p: {str(r.name): r.figure.value.value for r in _board(model, p).rows} for p in weights}
+    for composite in model.groups[0].composites:
+        assert composite.core is not None
+        name = str(composite.name)
+        expected = sum(weights[p] * pillar_rows[p][name] for p in weights) / sum(weights.values())
+        assert composite.core.value.value == pytest.approx(expected, abs=1e-9)
+    # Every figure on the board traces to the record files it came from.
+    for group in model.groups:
+        for b in group.boards:
+            for r in b.rows:
+                assert r.figure.value.sources and all(
+                    s.startswith("results/example/runs/") for s in r.figure.value.sources
+                )
+
+
+def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
+    """The shipped records are reproducible from their seeded script, byte for byte."""
+    import subprocess
+    import sys
+
+    scratch = tmp_path / "repo"
+    (scratch / "tools").mkdir(parents=True)
+    shutil.copy2(REPO / "tools" / "make_example_results.py", scratch / "tools")
+    for name in ("platform_config", "generator"):
+        (scratch / name).symlink_to(REPO / name)
+    subprocess.run(
+        [sys.executable, str(scratch / "tools" / "make_example_results.py")], check=True, capture_output=True
+    )
+    made = sorted(
+        p.relative_to(scratch / "results" / "example")
+        for p in (scratch / "results" / "example").rglob("*")
+        if p.is_file()
+    )
+    shipped = sorted(
+        p.relative_to(REPO / "results" / "example")
+        for p in (REPO / "results" / "example").rglob("*")
+        if p.is_file()
+    )
+    assert made == shipped
+    for rel in made:
+        assert (scratch / "results" / "example" / rel).read_bytes() == (
+            REPO / "results" / "example" / rel
+        ).read_bytes(), rel
+
+
+def test_layout_default_results_folder_exists() -> None:
+    assert (Layout().root / "results" / "example" / "entrants.yaml").is_file()
+
+
+def test_every_digit_on_the_board_pages_is_a_tracked_value() -> None:
+    """The publication check's output net over the board pages: record figures are marked like config values."""
+    from generator.check import scan_output
+
+    pages = render_all(Layout(), mark=True).pages
+    board = {
+        name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
+    }
+    assert len(board) > 2
+    problems = [p for name, text in board.items() for p in scan_output(text, name)]
+    assert problems == []
+    # The net can fail: an untracked figure in the same page is caught.
+    assert list(scan_output(board["standings.md"] + "\n| 1 | stray 42.0 |\n", "standings.md"))
+
+
+def test_recognition_clips_are_taken_as_the_scorer_reports_them() -> None:
+    """A record's clips may be the `clips` entries of `cvb-score --json` verbatim (extra fields are ignored)."""
+    from cvb_scorer.report import score_jsonl_to_json
+    from cvb_scorer.rules import load_packaged_rules
+
+    ids = list(draw(POOL, size=30, strata=STRATA, seed="a-asr-1", window="w").ids)
+    refs = "".join(json.dumps({"id": i, "text": "我哋聽日去銀行"}, ensure_ascii=False) + "\n" for i in ids)
+    hyps = "".join(
+        json.dumps({"id": i, "text": "我地聽日去銀行"}, ensure_ascii=False) + "\n" for i in ids[:-1]
+    )
+    report = json.loads(score_jsonl_to_json(refs, hyps, rules=load_packaged_rules()))
+    record = {**_record("a", "asr", [(0, 1)]), "clips": report["clips"]}
+    parsed = parse_record(json.dumps(record, ensure_ascii=False))
+    errors = sum(c.S + c.D + c.I for c in parsed.clips)  # type: ignore[union-attr]
+    assert errors == report["counts"]["S"] + report["counts"]["D"] + report["counts"]["I"]
+    config, rules = _config()
+    row = _board(_model([record], [_e("a")], config, rules), "asr").rows[0]
+    assert row.cer is not None and row.cer.value.value == report["cer"]
+
+
+def test_cvb_build_exits_2_naming_the_refused_record(tmp_path: Path) -> None:
+    import subprocess
+
+    folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad("unknown version")})
+    cvb = str(REPO / ".venv" / "bin" / "cvb")
+    result = subprocess.run(
+        [cvb, "build", "--results", str(folder), "--out", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "bad.json: scoring version '1999-1' is unknown" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "site").exists()
