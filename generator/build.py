@@ -24,7 +24,7 @@ from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
 
-EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
+EDITOR_ASSETS = ("editor.js", "editor_state.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
 
 

@@ -1,0 +1,246 @@
+// The editor's state and the one function that changes it: no DOM, no worker, no clock, so every sequence of
+// events can be replayed in Node (tests/web/editor_state.test.mjs) and the page can only show what the state
+// says. editor.js owns the shell: it turns DOM and worker happenings into events, feeds them to `next`, sends
+// the request `request(state)` names, and `paint()`s the result.
+
+export const Engine = Object.freeze({ IDLE: "idle", LOADING: "loading", READY: "ready", FAILED: "failed" });
+
+// Every sentence the editor writes, in one table. A page may replace any of them with a JSON object in the
+// editor's `data-cvb-strings` attribute (the site's config, e.g. for the Traditional Chinese edition);
+// `{name}` is filled from the values given where the string is used.
+export const STRINGS = Object.freeze({
+  idle: "The figures below were computed when this page was built. Python loads when you use the editor.",
+  idleSaveData:
+    "The figures below were computed when this page was built. Your browser asks to save data, so the " +
+    "scorer loads only when you press the button.",
+  load: "Load the scorer",
+  starting: "Starting the scorer…",
+  failed: "The editor could not start: {error} The figures below are the ones computed at build time.",
+  ready: "Scored in your browser by the wheel named below; nothing you type leaves this page.",
+  readyCompact: "Scored in your browser by the site's own scorer; nothing you type leaves this page.",
+  overLimit:
+    "The {name} is {length} characters; the editor scores up to {max}, so it has stopped redrawing. " +
+    "Shorten it to see the alignment again, or score long files with cvb-score.",
+  reference: "reference",
+  hypothesis: "hypothesis",
+  requestFailed: "The scorer could not score this text: {error}",
+  drawFailed: "The editor could not draw this answer: {error}",
+  signatureMismatch:
+    "This browser's scorer reports signature {got}, but the page was built with {want}: reload the page " +
+    "to get matching files.",
+  summary: "CER {cer}, MER {mer}: {S} substituted, {D} deleted, {I} inserted, of {N} reference characters.",
+  summaryOverLimit: "No figures: the text is longer than the editor scores.",
+  verifiedPlain: "(not re-checked: this page is not on https)",
+  verifiedSame: "(checked in this browser)",
+  verifiedDiffers: "(differs from the build)",
+});
+
+export function strings(overrides) {
+  return Object.freeze({ ...STRINGS, ...(overrides ?? {}) });
+}
+
+export function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+}
+
+const numberFormat = new Intl.NumberFormat("en");
+export const percent = (x) => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "–");
+
+/**
+ * The state of one editor. `version` numbers the texts: every edit makes a new version, and the version that
+ * was last sent, answered and drawn are kept apart, so what the page shows always says which text it is for.
+ */
+export function initial({
+  reference = "",
+  hypothesis = "",
+  maxChars = Number.POSITIVE_INFINITY,
+  builtSignature = "",
+  builtSha256 = "",
+  compact = false,
+  saveData = false,
+} = {}) {
+  return Object.freeze({
+    engine: Engine.IDLE,
+    stage: "",
+    engineError: "",
+    sha256: "",
+    verified: false,
+    runtime: "", // "snapshot" | "booted" once ready
+    maxChars,
+    builtSignature,
+    builtSha256,
+    compact,
+    saveData,
+    reference,
+    hypothesis,
+    // 1 is the build-time sample; 0 was never sent, so the sample is re-scored once Python is up.
+    version: 1,
+    sentVersion: 0,
+    inFlight: null, // {id, version, reference, hypothesis} of the one request in the worker
+    nextId: 1,
+    drawn: null, // {version, reference, hypothesis, view, timing} of the answer on the page
+    failure: null, // {version, message, kind: "request" | "draw"} of the newest failed answer
+  });
+}
+
+function with_(state, changes) {
+  return Object.freeze({ ...state, ...changes });
+}
+
+/** The state after `event`. Pure: the same state and event always give the same new state. */
+export function next(state, event) {
+  switch (event.type) {
+    case "edit": {
+      const reference = event.reference ?? state.reference;
+      const hypothesis = event.hypothesis ?? state.hypothesis;
+      if (reference === state.reference && hypothesis === state.hypothesis) return state;
+      return with_(state, { reference, hypothesis, version: state.version + 1 });
+    }
+    case "start":
+      return state.engine === Engine.IDLE ? with_(state, { engine: Engine.LOADING, stage: "" }) : state;
+    case "progress":
+      return state.engine === Engine.LOADING || state.engine === Engine.IDLE
+        ? with_(state, { engine: Engine.LOADING, stage: event.text })
+        : state;
+    case "ready":
+      return with_(state, {
+        engine: Engine.READY,
+        sha256: event.sha256,
+        verified: Boolean(event.verified),
+        runtime: event.snapshot ? "snapshot" : "booted",
+      });
+    case "engine-failed":
+      return with_(state, { engine: Engine.FAILED, engineError: event.message, inFlight: null });
+    case "sent":
+      return with_(state, {
+        inFlight: { id: event.id, version: event.version, reference: event.reference, hypothesis: event.hypothesis },
+        sentVersion: event.version,
+        nextId: Math.max(state.nextId, event.id + 1),
+      });
+    case "answer": {
+      if (state.inFlight?.id !== event.id) return state;
+      const asked = state.inFlight;
+      // Only the answer for the texts now in the boxes is drawn; an older one is dropped, and the newer
+      // texts are sent as soon as the worker is free (see `request`).
+      if (asked.version !== state.version) return with_(state, { inFlight: null });
+      return with_(state, {
+        inFlight: null,
+        failure: null,
+        drawn: {
+          version: asked.version,
+          reference: asked.reference,
+          hypothesis: asked.hypothesis,
+          view: event.view,
+          timing: event.timing ?? null,
+        },
+      });
+    }
+    case "answer-failed": {
+      if (state.inFlight?.id !== event.id) return state;
+      return with_(state, {
+        inFlight: null,
+        failure: { version: state.inFlight.version, message: event.message, kind: "request" },
+      });
+    }
+    case "draw-failed":
+      return with_(state, {
+        failure: { version: state.drawn?.version ?? state.version, message: event.message, kind: "draw" },
+        drawn: null,
+      });
+    default:
+      return state;
+  }
+}
+
+/** Which boxes are longer than the editor scores: [[name, length], ...], empty when both fit. */
+export function overLimit(state) {
+  return [
+    ["reference", state.reference.length],
+    ["hypothesis", state.hypothesis.length],
+  ].filter(([, length]) => length > state.maxChars);
+}
+
+/**
+ * The request to send now, or null: at most one per editor is in the worker, and edits made meanwhile are
+ * folded into the next one, so a fast typist never builds a queue. A failed answer frees the worker like any
+ * other, so text typed while it was failing is sent at once, not at the next keystroke.
+ */
+export function request(state) {
+  if (state.engine !== Engine.READY || state.inFlight !== null) return null;
+  if (state.sentVersion === state.version || overLimit(state).length) return null;
+  return { id: state.nextId, version: state.version, reference: state.reference, hypothesis: state.hypothesis };
+}
+
+/** Whether the drawing on the page is not the drawing of the texts in the boxes, as far as anyone knows. */
+export function stale(state) {
+  if (overLimit(state).length) return true;
+  return failed(state);
+}
+
+// A failure is about the texts in the boxes only while no newer text has been typed; a newer text is sent at
+// once and its own answer decides.
+function failed(state) {
+  return state.failure !== null && state.failure.version === state.version;
+}
+
+export function statusText(state, text = STRINGS) {
+  const over = overLimit(state);
+  if (over.length) {
+    return over
+      .map(([name, length]) =>
+        fill(text.overLimit, {
+          name: text[name],
+          length: numberFormat.format(length),
+          max: numberFormat.format(state.maxChars),
+        }),
+      )
+      .join(" ");
+  }
+  switch (state.engine) {
+    case Engine.IDLE:
+      return state.saveData ? text.idleSaveData : text.idle;
+    case Engine.LOADING:
+      return state.stage || text.starting;
+    case Engine.FAILED:
+      return fill(text.failed, { error: state.engineError });
+    default:
+      break;
+  }
+  if (failed(state)) {
+    return fill(state.failure.kind === "draw" ? text.drawFailed : text.requestFailed, {
+      error: state.failure.message,
+    });
+  }
+  const got = state.drawn?.view?.signature;
+  if (got !== undefined && got !== state.builtSignature) {
+    return fill(text.signatureMismatch, { got, want: state.builtSignature });
+  }
+  return state.compact ? text.readyCompact : text.ready;
+}
+
+/** The live (announced) summary line: the figures of the drawing shown, never of a text no longer there. */
+export function liveText(state, text = STRINGS) {
+  if (overLimit(state).length) return text.summaryOverLimit;
+  const figures = state.drawn?.view?.figures;
+  if (!figures) return "";
+  const c = figures.counts?.cer ?? {};
+  return fill(text.summary, {
+    cer: percent(figures.cer),
+    mer: percent(figures.mer),
+    S: c.S ?? 0,
+    D: c.D ?? 0,
+    I: c.I ?? 0,
+    N: c.N ?? 0,
+  });
+}
+
+export function verifiedText(state, text = STRINGS) {
+  if (state.engine !== Engine.READY) return "";
+  if (!state.verified) return text.verifiedPlain;
+  return state.sha256 === state.builtSha256 ? text.verifiedSame : text.verifiedDiffers;
+}
+
+/** Whether the "Load the scorer" button is offered: Python is not loading yet. */
+export function offerLoad(state) {
+  return state.engine === Engine.IDLE;
+}
