@@ -64,38 +64,21 @@ const engine = {
         const waiter = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (!waiter) break;
-        if (message.type === "error") {
-          waiter.editor.dispatch({ type: "answer-failed", id: waiter.id, message: message.message });
-          break;
-        }
-        const received = performance.timeOrigin + performance.now();
-        let view;
-        try {
-          view = JSON.parse(message.json);
-        } catch (error) {
-          waiter.editor.dispatch({ type: "answer-failed", id: waiter.id, message: error.message });
-          break;
-        }
-        waiter.editor.dispatch({
-          type: "answer",
-          id: waiter.id,
-          view,
-          timing: {
-            workerMs: message.ms,
-            // How long the request waited before Python took it, and the answer took to come back.
-            toWorkerMs: message.started - waiter.sent,
-            fromWorkerMs: received - message.finished,
-          },
-        });
+        if (message.type === "error") waiter.reject(new Error(message.message));
+        else waiter.resolve({ ...message, sent: waiter.sent, received: performance.timeOrigin + performance.now() });
         break;
       }
     }
   },
 
-  render(editor, ask) {
+  // One request to the worker; the promise settles with its answer. After a crash it never settles: the
+  // editors have been told the engine failed, which says all there is to say.
+  call(message, transfer = []) {
     const id = this.nextId++;
-    this.waiting.set(id, { editor, id: ask.id, sent: performance.timeOrigin + performance.now() });
-    this.worker.postMessage({ type: "render", id, reference: ask.reference, hypothesis: ask.hypothesis });
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, sent: performance.timeOrigin + performance.now() });
+      this.worker.postMessage({ ...message, id }, transfer);
+    });
   },
 
   broadcast(event) {
@@ -181,6 +164,7 @@ class Editor {
     this.painted = { drawn: null, runs: null, details: null, rendered: 0 };
     this.painting = false;
     this.queued = [];
+    this.files = this.mountFiles();
 
     const edited = () =>
       this.dispatch({ type: "edit", reference: this.reference.value, hypothesis: this.hypothesis.value });
@@ -208,7 +192,12 @@ class Editor {
     const ask = S.request(this.state);
     if (ask) {
       this.state = S.next(this.state, { type: "sent", ...ask });
-      engine.render(this, ask);
+      this.render(ask);
+    }
+    const job = S.filesRequest(this.state);
+    if (job) {
+      this.state = S.next(this.state, { type: "files-sent", id: job.id, version: job.version });
+      this.scoreFiles(job);
     }
     this.painting = true;
     try {
@@ -217,6 +206,127 @@ class Editor {
       this.painting = false;
     }
     if (this.queued.length) this.dispatch(this.queued.shift());
+  }
+
+  render(ask) {
+    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis }).then(
+      (message) => {
+        let view;
+        try {
+          view = JSON.parse(message.json);
+        } catch (error) {
+          this.dispatch({ type: "answer-failed", id: ask.id, message: error.message });
+          return;
+        }
+        const timing = {
+          workerMs: message.ms,
+          // How long the request waited before Python took it, and the answer took to come back.
+          toWorkerMs: message.started - message.sent,
+          fromWorkerMs: message.received - message.finished,
+        };
+        this.dispatch({ type: "answer", id: ask.id, view, timing });
+      },
+      (error) => this.dispatch({ type: "answer-failed", id: ask.id, message: error.message }),
+    );
+  }
+
+  scoreFiles(job) {
+    const file = (chosen) => ({ name: chosen.name, bytes: chosen.bytes.slice(0) });
+    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }).then(
+      (message) => {
+        const answer = JSON.parse(message.json);
+        if (answer.error !== undefined) {
+          this.dispatch({ type: "files-failed", id: job.id, message: answer.error });
+          return;
+        }
+        this.dispatch({ type: "files-answer", id: job.id, json: answer.output, data: JSON.parse(answer.output) });
+      },
+      (error) => this.dispatch({ type: "files-failed", id: job.id, message: error.message }),
+    );
+  }
+
+  async chooseFile(side, file) {
+    engine.start();
+    const bytes = await file.arrayBuffer();
+    this.dispatch({ type: "file", side, name: file.name, bytes });
+  }
+
+  // Download and copy are things the reader takes away, not changes to the page: they read the state only.
+  downloadReport() {
+    const report = this.state.files.report;
+    if (!report) return;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([report.json], { type: "application/json" }));
+    link.download = "cvb-score.json";
+    link.hidden = true;
+    this.root.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  }
+
+  async copyReport() {
+    const message = await engine.call({ type: "files-text" });
+    const answer = JSON.parse(message.json);
+    if (answer.output !== undefined) await navigator.clipboard?.writeText(answer.output);
+  }
+
+  async showClip(clip) {
+    this.dispatch({ type: "select", clip });
+    const message = await engine.call({ type: "clip", clip });
+    const texts = JSON.parse(message.json);
+    this.dispatch({ type: "edit", reference: texts.reference, hypothesis: texts.hypothesis });
+    this.root.querySelector("[data-cvb-drawing]")?.scrollIntoView({ block: "nearest" });
+  }
+
+  mountFiles() {
+    const box = this.root.querySelector("[data-cvb-files]");
+    if (!box) return null;
+    const parts = {
+      box,
+      status: box.querySelector("[data-cvb-files-status]"),
+      progress: box.querySelector("[data-cvb-files-progress]"),
+      summary: box.querySelector("[data-cvb-files-summary]"),
+      table: box.querySelector("[data-cvb-files-table]"),
+      actions: box.querySelector("[data-cvb-files-actions]"),
+      painted: { report: null, sort: null, rows: null },
+    };
+    for (const input of box.querySelectorAll("input[type=file][data-cvb-file]")) {
+      input.addEventListener("change", () => {
+        if (input.files?.[0]) this.chooseFile(input.dataset.cvbFile, input.files[0]);
+      });
+    }
+    box.querySelector("[data-cvb-files-download]")?.addEventListener("click", () => this.downloadReport());
+    box.querySelector("[data-cvb-files-copy]")?.addEventListener("click", () => this.copyReport());
+    parts.table.addEventListener("click", (event) => {
+      const sort = event.target.closest("[data-sort]");
+      if (sort) {
+        this.dispatch({ type: "sort", key: sort.dataset.sort });
+        return;
+      }
+      const row = event.target.closest("[data-clip]");
+      if (row) this.showClip(row.dataset.clip);
+    });
+    return parts;
+  }
+
+  paintFiles() {
+    const parts = this.files;
+    if (!parts) return;
+    const state = this.state;
+    const files = state.files;
+    setText(parts.status, S.filesStatus(state, this.text));
+    const busy = S.filesBusy(state);
+    if (parts.progress.hidden === busy) parts.progress.hidden = !busy;
+    parts.actions.hidden = !(files.report && files.report.version === files.version);
+    const summary = S.filesSummary(state, this.text).join("\n");
+    setText(parts.summary, summary);
+    if (files.report === parts.painted.report && files.sort === parts.painted.sort && files.selected === parts.painted.selected) return;
+    parts.painted = { report: files.report, sort: files.sort, selected: files.selected };
+    const rows = S.sortedClips(state, ROWS_SHOWN);
+    parts.table.replaceChildren();
+    if (!rows.length) return;
+    parts.table.append(clipTable(rows, files, this.text));
   }
 
   // The only writer to the editor's part of the page.
@@ -275,6 +385,7 @@ class Editor {
   }
 
   finishPaint() {
+    this.paintFiles();
     const state = this.state;
     this.view.classList.toggle("cvb-editor__drawing--stale", S.stale(state));
     setText(this.status, S.statusText(state, this.text));
@@ -317,6 +428,69 @@ class Editor {
       this.painted.details = view.details;
     }
   }
+}
+
+// Enough rows to find the worst clips; the whole table is in the download.
+const ROWS_SHOWN = 500;
+const COLUMNS = [
+  ["id", "Clip"],
+  ["cer", "CER"],
+  ["mer", "MER"],
+  ["S", "S"],
+  ["D", "D"],
+  ["I", "I"],
+  ["N", "N"],
+  ["simplified_errors", "Simplified cost"],
+  ["fold_changes", "Fold changes"],
+];
+
+function cell(tag, text, attributes = {}) {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+function clipTable(rows, files, text) {
+  const table = document.createElement("table");
+  table.className = "cvb-files__table";
+  const total = files.report.data.clips.length;
+  const label = COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key;
+  table.append(cell("caption", S.fill(text.filesRows, { shown: rows.length, clips: total, key: label })));
+  const head = document.createElement("tr");
+  for (const [key, name] of COLUMNS) {
+    const th = cell("th", "", { scope: "col" });
+    const sorted = files.sort.key === key;
+    if (sorted) th.setAttribute("aria-sort", files.sort.descending ? "descending" : "ascending");
+    th.append(cell("button", name + (sorted ? (files.sort.descending ? " ↓" : " ↑") : ""), { type: "button", "data-sort": key }));
+    head.append(th);
+  }
+  table.append(document.createElement("thead"));
+  table.tHead.append(head);
+  const body = document.createElement("tbody");
+  for (const clip of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.clip = clip.id;
+    if (files.selected === clip.id) tr.setAttribute("aria-selected", "true");
+    const id = cell("th", "", { scope: "row" });
+    id.append(cell("button", clip.id, { type: "button", "data-clip": clip.id }));
+    tr.append(id);
+    for (const value of [
+      S.percent(clip.cer),
+      S.percent(clip.mer),
+      clip.S,
+      clip.D,
+      clip.I,
+      clip.N,
+      clip.simplified_errors,
+      clip.fold_changes.length,
+    ]) {
+      tr.append(cell("td", String(value)));
+    }
+    body.append(tr);
+  }
+  table.append(body);
+  return table;
 }
 
 function setText(element, text) {

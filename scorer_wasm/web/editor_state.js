@@ -30,6 +30,15 @@ export const STRINGS = Object.freeze({
     "to get matching files.",
   summary: "CER {cer}, MER {mer}: {S} substituted, {D} deleted, {I} inserted, of {N} reference characters.",
   summaryOverLimit: "No figures: the text is longer than the editor scores.",
+  filesChooseBoth: "Choose a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
+  filesChooseOther: "Now choose the {side} JSONL.",
+  filesWaiting: "The files are read as soon as the scorer has loaded.",
+  filesScoring: "Scoring {reference} against {hypothesis} in your browser…",
+  filesScored: "Scored {clips} clips of {reference} against {hypothesis} in your browser; nothing left this page.",
+  filesFailed: "{error}",
+  filesCorpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
+  filesCoverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
+  filesRows: "Showing {shown} of {clips} clips, sorted by {key}; the download has them all.",
   verifiedPlain: "(not re-checked: this page is not on https)",
   verifiedSame: "(checked in this browser)",
   verifiedDiffers: "(differs from the build)",
@@ -80,7 +89,28 @@ export function initial({
     nextId: 1,
     drawn: null, // {version, reference, hypothesis, view, timing} of the answer on the page
     failure: null, // {version, message, kind: "request" | "draw"} of the newest failed answer
+    files: FILES,
   });
+}
+
+// File mode: two chosen files (name and bytes), the one scoring job in the worker, and its answer: the CLI's
+// JSON (kept as the exact string, for the download) with its parse, or the CLI's sentence.
+const FILES = Object.freeze({
+  reference: null, // {name, bytes}
+  hypothesis: null,
+  version: 0,
+  sentVersion: 0,
+  job: null, // {id, version}
+  report: null, // {version, json, data}
+  error: null, // {version, message}
+  sort: Object.freeze({ key: "cer", descending: true }),
+  selected: null, // the clip id drawn in the editor
+});
+
+export const SORT_KEYS = Object.freeze(["id", "cer", "mer", "S", "D", "I", "N", "simplified_errors", "fold_changes"]);
+
+function withFiles(state, changes) {
+  return Object.freeze({ ...state, files: Object.freeze({ ...state.files, ...changes }) });
 }
 
 function with_(state, changes) {
@@ -147,9 +177,110 @@ export function next(state, event) {
         failure: { version: state.drawn?.version ?? state.version, message: event.message, kind: "draw" },
         drawn: null,
       });
+    case "file": {
+      if (event.side !== "reference" && event.side !== "hypothesis") return state;
+      return withFiles(state, {
+        [event.side]: Object.freeze({ name: event.name, bytes: event.bytes }),
+        version: state.files.version + 1,
+      });
+    }
+    case "files-sent":
+      return withFiles(state, { job: { id: event.id, version: event.version }, sentVersion: event.version });
+    case "files-answer":
+    case "files-failed": {
+      const job = state.files.job;
+      if (job?.id !== event.id) return state;
+      if (job.version !== state.files.version) return withFiles(state, { job: null });
+      return event.type === "files-answer"
+        ? withFiles(state, { job: null, error: null, report: { version: job.version, json: event.json, data: event.data } })
+        : withFiles(state, { job: null, report: null, error: { version: job.version, message: event.message } });
+    }
+    case "sort": {
+      if (!SORT_KEYS.includes(event.key)) return state;
+      const { key, descending } = state.files.sort;
+      return withFiles(state, {
+        sort: Object.freeze({ key: event.key, descending: key === event.key ? !descending : event.key !== "id" }),
+      });
+    }
+    case "select":
+      return withFiles(state, { selected: event.clip });
     default:
       return state;
   }
+}
+
+/** The file-scoring job to send now, or null: both files chosen, Python up, these files not yet sent. */
+export function filesRequest(state) {
+  const f = state.files;
+  if (state.engine !== Engine.READY || f.job !== null || !f.reference || !f.hypothesis) return null;
+  if (f.sentVersion === f.version) return null;
+  return { id: state.nextId, version: f.version, reference: f.reference, hypothesis: f.hypothesis };
+}
+
+export function filesBusy(state) {
+  return state.files.job !== null;
+}
+
+export function filesStatus(state, text = STRINGS) {
+  const f = state.files;
+  if (!f.reference && !f.hypothesis) return text.filesChooseBoth;
+  if (!f.reference || !f.hypothesis) return fill(text.filesChooseOther, { side: text[f.reference ? "hypothesis" : "reference"] });
+  const names = { reference: f.reference.name, hypothesis: f.hypothesis.name };
+  if (f.error?.version === f.version) return fill(text.filesFailed, { error: f.error.message });
+  if (f.report?.version === f.version) {
+    return fill(text.filesScored, { ...names, clips: numberFormat.format(f.report.data.clips.length) });
+  }
+  if (state.engine !== Engine.READY) return state.engine === Engine.FAILED ? fill(text.failed, { error: state.engineError }) : text.filesWaiting;
+  return fill(text.filesScoring, names);
+}
+
+/** The report's headline sentences: corpus rates with their interval, and coverage. */
+export function filesSummary(state, text = STRINGS) {
+  const report = state.files.report;
+  if (!report || report.version !== state.files.version) return [];
+  const d = report.data;
+  const level = d.interval?.level ?? 0;
+  const ci = d[`ci${Math.round(level * 100)}`] ?? { cer: [null, null], mer: [null, null] };
+  const lines = [
+    fill(text.filesCorpus, {
+      cer: percent(d.cer),
+      mer: percent(d.mer),
+      level: `${Math.round(level * 100)}%`,
+      cerLow: percent(ci.cer[0]),
+      cerHigh: percent(ci.cer[1]),
+      merLow: percent(ci.mer[0]),
+      merHigh: percent(ci.mer[1]),
+    }),
+    fill(text.filesCoverage, {
+      covered: numberFormat.format(d.coverage.with_hypothesis),
+      clips: numberFormat.format(d.coverage.clips),
+      missing: numberFormat.format(d.coverage.missing.length),
+    }),
+    ...(d.interval?.warnings ?? []),
+  ];
+  return lines;
+}
+
+function sortValue(clip, key) {
+  if (key === "fold_changes") return clip.fold_changes.length;
+  return clip[key];
+}
+
+/** The per-clip rows in the chosen order (ties keep the file's order), at most `limit` of them. */
+export function sortedClips(state, limit = Number.POSITIVE_INFINITY) {
+  const report = state.files.report;
+  if (!report || report.version !== state.files.version) return [];
+  const { key, descending } = state.files.sort;
+  const sign = descending ? -1 : 1;
+  const rows = report.data.clips.map((clip, index) => ({ clip, index }));
+  rows.sort((a, b) => {
+    const x = sortValue(a.clip, key);
+    const y = sortValue(b.clip, key);
+    if (x < y) return -sign;
+    if (x > y) return sign;
+    return a.index - b.index;
+  });
+  return rows.slice(0, limit).map((row) => row.clip);
 }
 
 /** Which boxes are longer than the editor scores: [[name, length], ...], empty when both fit. */
