@@ -151,8 +151,10 @@ class Editor {
     this.text = configuredStrings(root);
     // The limit is a site setting (platform_config/site.yaml) written into the markup; no second copy lives here.
     this.state = S.initial({
-      reference: this.reference.value,
-      hypothesis: this.hypothesis.value,
+      // The markup's own texts (a browser may have put older edits back into the boxes on a reload; the
+      // fragment, not the form, is what carries edits).
+      reference: this.reference.defaultValue,
+      hypothesis: this.hypothesis.defaultValue,
       maxChars: Number.parseInt(root.dataset.cvbMaxChars, 10),
       builtSignature: root.dataset.cvbSignature ?? "",
       builtSha256: root.dataset.cvbWheelSha256 ?? "",
@@ -174,12 +176,28 @@ class Editor {
     };
     for (const name of ["focusin", "pointerdown", "dragenter", "drop"]) root.addEventListener(name, intent);
     this.loadButton?.addEventListener("click", () => engine.start());
+    this.keep = root.querySelector("[data-cvb-keep]");
+    const on = (selector, action) => root.querySelector(selector)?.addEventListener("click", action);
+    on("[data-cvb-copy]", () => navigator.clipboard?.writeText(S.resultText(this.state, this.link(), this.text)));
+    on("[data-cvb-download]", () => this.downloadPair());
+    on("[data-cvb-link]", () => navigator.clipboard?.writeText(this.link()));
+    on("[data-cvb-reset]", () => this.dispatch({ type: "reset" }));
+    // The first editor of a page keeps its texts in the address's fragment (never sent to a server), so a
+    // reload, a shared link or back/forward brings them back.
+    this.ownsFragment = owner === null || !owner.root.isConnected;
+    if (this.ownsFragment) owner = this;
+    this.fragmentTimer = 0;
+    this.modeButtons = [...root.querySelectorAll("[data-cvb-drawing-mode]")];
+    for (const button of this.modeButtons) {
+      button.addEventListener("click", () => this.dispatch({ type: "drawing", mode: button.dataset.cvbDrawingMode }));
+    }
 
     root.dataset.cvbState = "mounted";
     performance.mark("cvb:mounted");
     engine.editors.add(this);
     for (const event of engine.events) this.state = S.next(this.state, event);
-    this.dispatch({ type: "mounted" });
+    const restore = this.ownsFragment ? S.decodeFragment(location.hash) : null;
+    this.dispatch(restore ?? { type: "mounted" });
   }
 
   dispatch(event) {
@@ -209,7 +227,7 @@ class Editor {
   }
 
   render(ask) {
-    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis }).then(
+    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer" }).then(
       (message) => {
         let view;
         try {
@@ -254,15 +272,7 @@ class Editor {
   // Download and copy are things the reader takes away, not changes to the page: they read the state only.
   downloadReport() {
     const report = this.state.files.report;
-    if (!report) return;
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([report.json], { type: "application/json" }));
-    link.download = "cvb-score.json";
-    link.hidden = true;
-    this.root.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    if (report) download(report.json, "cvb-score.json", this.root);
   }
 
   async copyReport() {
@@ -329,6 +339,34 @@ class Editor {
     parts.table.append(clipTable(rows, files, this.text));
   }
 
+  link() {
+    return location.href.split("#")[0] + (S.fragmentFor(this.state) || "");
+  }
+
+  downloadPair() {
+    const drawn = this.state.drawn;
+    if (!drawn) return;
+    const data = {
+      reference: drawn.reference,
+      hypothesis: drawn.hypothesis,
+      figures: drawn.view.figures,
+      signature: drawn.view.signature,
+    };
+    download(JSON.stringify(data, null, 2) + "\n", "cvb-editor.json", this.root);
+  }
+
+  // The address follows the texts a moment after typing stops: browsers throttle history updates.
+  keepFragment() {
+    if (!this.ownsFragment) return;
+    clearTimeout(this.fragmentTimer);
+    this.fragmentTimer = setTimeout(() => {
+      const fragment = S.fragmentFor(this.state);
+      if (fragment === null || !this.root.isConnected) return;
+      if ((location.hash || "") === fragment) return;
+      history.replaceState(history.state, "", location.pathname + location.search + fragment);
+    }, 400);
+  }
+
   // The only writer to the editor's part of the page.
   paint() {
     const state = this.state;
@@ -343,10 +381,20 @@ class Editor {
       if (box.value !== value) box.value = value;
     }
     if (this.loadButton) {
+      // Kept in place, disabled, while Python loads: a button vanishing under the pointer between press and
+      // release would move the buttons below it and lose the reader's click.
       const offer = S.offerLoad(state);
-      if (this.loadButton.hidden === offer) this.loadButton.hidden = !offer;
+      const shown = offer || state.engine === S.Engine.LOADING;
+      if (this.loadButton.hidden === shown) this.loadButton.hidden = !shown;
+      if (this.loadButton.disabled === offer) this.loadButton.disabled = !offer;
       if (this.loadButton.textContent !== text.load) this.loadButton.textContent = text.load;
     }
+    for (const button of this.modeButtons) {
+      const pressed = String(button.dataset.cvbDrawingMode === state.drawing);
+      if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
+      if (button.hidden !== (state.engine !== S.Engine.READY)) button.hidden = state.engine !== S.Engine.READY;
+    }
+    this.view.classList.toggle("cvb-editor__drawing--mer", state.drawn?.drawing === "mer");
     root.dataset.cvbEngine = state.engine;
     if (state.runtime) root.dataset.cvbRuntime = state.runtime;
     root.classList.toggle("cvb-editor--over-limit", S.overLimit(state).length > 0);
@@ -373,6 +421,7 @@ class Editor {
           detail: {
             reference: state.drawn.reference,
             hypothesis: state.drawn.hypothesis,
+            drawing: state.drawn.drawing,
             view: state.drawn.view,
             ...(state.drawn.timing ?? {}),
             drawMs: performance.now() - started,
@@ -386,6 +435,17 @@ class Editor {
 
   finishPaint() {
     this.paintFiles();
+    if (this.keep) {
+      // Copy, download and link need a drawing; reset needs only texts other than the sample.
+      const drawn = this.state.drawn !== null;
+      const edited = S.fragmentFor(this.state) !== "";
+      if (this.keep.hidden !== !(drawn || edited)) this.keep.hidden = !(drawn || edited);
+      for (const button of this.keep.querySelectorAll("button")) {
+        const shown = "cvbReset" in button.dataset ? edited : drawn;
+        if (button.hidden === shown) button.hidden = !shown;
+      }
+    }
+    this.keepFragment();
     const state = this.state;
     this.view.classList.toggle("cvb-editor__drawing--stale", S.stale(state));
     setText(this.status, S.statusText(state, this.text));
@@ -428,6 +488,17 @@ class Editor {
       this.painted.details = view.details;
     }
   }
+}
+
+function download(text, name, where) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  link.download = name;
+  link.hidden = true;
+  where.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 // Enough rows to find the worst clips; the whole table is in the download.
@@ -498,6 +569,19 @@ function setText(element, text) {
 }
 
 const mounted = new WeakSet();
+let owner = null; // the editor whose texts the address's fragment carries
+
+// Back/forward or a pasted link within the same page: the fragment's texts, or the sample when it has none.
+window.addEventListener("popstate", () => {
+  if (!owner?.root.isConnected) return;
+  const restore = S.decodeFragment(location.hash);
+  if (restore) owner.dispatch(restore);
+  else if (!location.hash) owner.dispatch({ type: "reset" });
+});
+window.addEventListener("hashchange", () => {
+  const restore = S.decodeFragment(location.hash);
+  if (restore && owner?.root.isConnected) owner.dispatch(restore);
+});
 
 function mountAll() {
   for (const root of document.querySelectorAll("[data-cvb-editor]")) {

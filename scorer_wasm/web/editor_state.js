@@ -39,6 +39,8 @@ export const STRINGS = Object.freeze({
   filesCorpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
   filesCoverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
   filesRows: "Showing {shown} of {clips} clips, sorted by {key}; the download has them all.",
+  resultText:
+    "{summary}\nReference: {reference}\nHypothesis: {hypothesis}\nScoring signature: {signature}\nLink: {link}",
   verifiedPlain: "(not re-checked: this page is not on https)",
   verifiedSame: "(checked in this browser)",
   verifiedDiffers: "(differs from the build)",
@@ -82,6 +84,8 @@ export function initial({
     saveData,
     reference,
     hypothesis,
+    sample: Object.freeze({ reference, hypothesis }), // what "reset" brings back: the page's own texts
+    drawing: "cer", // which alignment is drawn: "cer" (characters) or "mer" (MER tokens)
     // 1 is the build-time sample; 0 was never sent, so the sample is re-scored once Python is up.
     version: 1,
     sentVersion: 0,
@@ -126,6 +130,15 @@ export function next(state, event) {
       if (reference === state.reference && hypothesis === state.hypothesis) return state;
       return with_(state, { reference, hypothesis, version: state.version + 1 });
     }
+    case "restore": {
+      const edited = next(state, { type: "edit", reference: event.reference, hypothesis: event.hypothesis });
+      return next(edited, { type: "drawing", mode: event.drawing });
+    }
+    case "reset":
+      return next(next(state, { type: "edit", ...state.sample }), { type: "drawing", mode: "cer" });
+    case "drawing":
+      if ((event.mode !== "cer" && event.mode !== "mer") || event.mode === state.drawing) return state;
+      return with_(state, { drawing: event.mode, version: state.version + 1 });
     case "start":
       return state.engine === Engine.IDLE ? with_(state, { engine: Engine.LOADING, stage: "" }) : state;
     case "progress":
@@ -143,7 +156,13 @@ export function next(state, event) {
       return with_(state, { engine: Engine.FAILED, engineError: event.message, inFlight: null });
     case "sent":
       return with_(state, {
-        inFlight: { id: event.id, version: event.version, reference: event.reference, hypothesis: event.hypothesis },
+        inFlight: {
+          id: event.id,
+          version: event.version,
+          reference: event.reference,
+          hypothesis: event.hypothesis,
+          drawing: event.drawing,
+        },
         sentVersion: event.version,
         nextId: Math.max(state.nextId, event.id + 1),
       });
@@ -160,6 +179,7 @@ export function next(state, event) {
           version: asked.version,
           reference: asked.reference,
           hypothesis: asked.hypothesis,
+          drawing: asked.drawing,
           view: event.view,
           timing: event.timing ?? null,
         },
@@ -299,7 +319,13 @@ export function overLimit(state) {
 export function request(state) {
   if (state.engine !== Engine.READY || state.inFlight !== null) return null;
   if (state.sentVersion === state.version || overLimit(state).length) return null;
-  return { id: state.nextId, version: state.version, reference: state.reference, hypothesis: state.hypothesis };
+  return {
+    id: state.nextId,
+    version: state.version,
+    reference: state.reference,
+    hypothesis: state.hypothesis,
+    drawing: state.drawing,
+  };
 }
 
 /** Whether the drawing on the page is not the drawing of the texts in the boxes, as far as anyone knows. */
@@ -369,6 +395,50 @@ export function verifiedText(state, text = STRINGS) {
   if (state.engine !== Engine.READY) return "";
   if (!state.verified) return text.verifiedPlain;
   return state.sha256 === state.builtSha256 ? text.verifiedSame : text.verifiedDiffers;
+}
+
+// The permalink: the two texts and the drawing, in the URL's fragment, which browsers never send to a server.
+// UTF-8 JSON, base64url-encoded, after a versioned key so a later format can still read this one.
+const FRAGMENT_KEY = "#cvb1=";
+
+export function encodeFragment(state) {
+  const bytes = new TextEncoder().encode(JSON.stringify([state.reference, state.hypothesis, state.drawing]));
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return FRAGMENT_KEY + btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The event a fragment asks for ({type: "restore", ...}), or null when it is not an editor permalink. */
+export function decodeFragment(hash) {
+  if (typeof hash !== "string" || !hash.startsWith(FRAGMENT_KEY)) return null;
+  try {
+    const binary = atob(hash.slice(FRAGMENT_KEY.length).replaceAll("-", "+").replaceAll("_", "/"));
+    const texts = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    if (!Array.isArray(texts) || typeof texts[0] !== "string" || typeof texts[1] !== "string") return null;
+    return { type: "restore", reference: texts[0], hypothesis: texts[1], drawing: texts[2] === "mer" ? "mer" : "cer" };
+  } catch {
+    return null;
+  }
+}
+
+/** The fragment the page's address should carry now: none for the page's own sample, none over the limit. */
+export function fragmentFor(state) {
+  if (overLimit(state).length) return null;
+  const sample = state.sample;
+  if (state.reference === sample.reference && state.hypothesis === sample.hypothesis && state.drawing === "cer") return "";
+  return encodeFragment(state);
+}
+
+/** The result as text, to copy: the figures of the drawing shown, its texts, the signature and the link. */
+export function resultText(state, link, text = STRINGS) {
+  if (!state.drawn) return "";
+  return fill(text.resultText, {
+    summary: liveText(state, text),
+    reference: state.drawn.reference,
+    hypothesis: state.drawn.hypothesis,
+    signature: state.drawn.view.signature,
+    link,
+  });
 }
 
 /** Whether the "Load the scorer" button is offered: Python is not loading yet. */

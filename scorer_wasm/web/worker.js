@@ -135,8 +135,8 @@ async function boot() {
   pyodide.runPython(`
 from cvb_scorer.view import render_view as _cvb_render_view
 
-def _cvb_render(reference, hypothesis):
-    return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_editor_json()
+def _cvb_render(reference, hypothesis, mer=False):
+    return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
 `);
   // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
   // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
@@ -265,7 +265,7 @@ onmessage = async (event) => {
   }
   const { type, id } = message;
   if (type === "render") {
-    if (answer(id, () => engine.render(String(message.reference), String(message.hypothesis)))) {
+    if (answer(id, () => engine.render(String(message.reference), String(message.hypothesis), message.mer === true))) {
       warmAfterFirstAnswer(engine);
     }
   } else if (type === "score-files") {

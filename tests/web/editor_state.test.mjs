@@ -211,3 +211,54 @@ test("random event sequences never send two requests at once nor draw an answer 
     }
   }
 });
+
+test("switching to the MER drawing re-sends the same texts, drawn as tokens", () => {
+  const { state, sent } = run([
+    ready,
+    { type: "answer", id: 1, view: view(0.5) },
+    { type: "drawing", mode: "mer" },
+    { type: "answer", id: 2, view: view(0.5) },
+    { type: "drawing", mode: "mer" },
+  ]);
+  assert.deepEqual(sent.map((r) => r.drawing), ["cer", "mer"]);
+  assert.equal(state.drawn.drawing, "mer");
+});
+
+test("the permalink carries both texts and the drawing, and round-trips any Unicode", () => {
+  for (const [reference, hypothesis] of [
+    ["保單", "保单"],
+    ["9876 5432", "九八七六五四三二"],
+    ["e-mail Wi-Fi okay 😀", "email WiFi ok"],
+    ["", "x".repeat(5000)],
+  ]) {
+    const state = S.next(S.next(base(), { type: "edit", reference, hypothesis }), { type: "drawing", mode: "mer" });
+    const fragment = S.encodeFragment(state);
+    assert.match(fragment, /^#cvb1=[A-Za-z0-9_-]*$/);
+    const restored = S.next(base(), S.decodeFragment(fragment));
+    assert.equal(restored.reference, reference);
+    assert.equal(restored.hypothesis, hypothesis);
+    assert.equal(restored.drawing, "mer");
+  }
+  for (const junk of ["", "#top", "#cvb1=%%%", "#cvb1=" + btoa("[1,2]"), "#cvb1=" + btoa("\xff\xfe")]) {
+    assert.equal(S.decodeFragment(junk), null, junk);
+  }
+});
+
+test("the page's address carries no fragment for the sample, and none over the limit", () => {
+  assert.equal(S.fragmentFor(base()), "");
+  assert.equal(S.fragmentFor(S.next(base(), { type: "edit", hypothesis: "x".repeat(11) })), null);
+  assert.ok(S.fragmentFor(S.next(base(), { type: "edit", hypothesis: "x" })).startsWith("#cvb1="));
+});
+
+test("reset brings back the page's sample and the character drawing", () => {
+  const { state, sent } = run([
+    ready,
+    { type: "answer", id: 1, view: view(0.5) },
+    { type: "edit", hypothesis: "abc" },
+    { type: "drawing", mode: "mer" },
+    { type: "reset" },
+  ]);
+  assert.equal(state.hypothesis, "保单");
+  assert.equal(state.drawing, "cer");
+  assert.equal(sent.length, 2);
+});

@@ -385,7 +385,9 @@ def test_a_reader_who_never_uses_the_editor_downloads_only_the_page(
         '[data-cvb-editor]:not(.cvb-editor--compact)[data-cvb-state="live"]', timeout=60_000
     )
     assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in runtime_requests(log))
-    assert root.locator("[data-cvb-load]").is_hidden()
+    page.wait_for_function(
+        "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-load]').hidden"
+    )
 
 
 SAVE_DATA = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}, configurable: true});"
@@ -471,3 +473,57 @@ def test_a_tampered_snapshot_is_refused_and_python_boots_instead(site: editor_si
     page.route("**/pyodide-snapshot.bin.gz", tamper)
     page.goto(site.url(site.editor_path))
     assert wait_live(page).get_attribute("data-cvb-runtime") == "booted"
+
+
+MER_CASES = [
+    ("9876 5432", "九八七六五四三二"),
+    ("我想send個e-mail, Wi-Fi okay", "我想send個email, WiFi ok"),
+]
+
+
+def test_the_mer_drawing_shows_the_token_alignment_cpython_draws(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    root.locator("[data-cvb-drawing-mode=mer]").click()
+    results = page.evaluate(SCORE_PAIRS, [MER_CASES, None])
+    render_view = editor_site.render_view()
+    want = page.evaluate(
+        NORMALISE_HTML, [render_view(reference=r, hypothesis=h, mer=True).html for r, h in MER_CASES]
+    )
+    for result, html in zip(results, want, strict=True):
+        assert result["shown"] == html
+    assert root.locator("[data-cvb-drawing-mode=mer]").get_attribute("aria-pressed") == "true"
+    # The digits read out as Han characters are MER errors, and drawn as such.
+    assert root.locator(
+        "[data-cvb-drawing] [data-op=delete], [data-cvb-drawing] [data-op=substitute]"
+    ).count()
+
+
+def test_the_permalink_restores_the_texts_on_load_and_on_back_and_forward(
+    site: editor_site.Site, page: Any
+) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    page.evaluate(SET_AND_WAIT, ["[data-cvb-hyp]", "9876 5432 e-mail"])
+    page.wait_for_function("() => location.hash.startsWith('#cvb1=')")
+    link = page.url
+    reference = root.locator("[data-cvb-ref]").input_value()
+    # A fresh page from the link: the texts come back before Python is even asked for.
+    other = page.context.new_page()
+    other.goto(link)
+    again = other.locator("[data-cvb-editor]").first
+    assert again.locator("[data-cvb-hyp]").input_value() == "9876 5432 e-mail"
+    assert again.locator("[data-cvb-ref]").input_value() == reference
+    other.close()
+    # Reset brings back the sample and clears the fragment; back/forward bring the edit back.
+    sample = editor_site.sample()
+    page.goto(link.split("#")[0])
+    root = wait_live(page)
+    assert root.locator("[data-cvb-hyp]").input_value() == sample["hypothesis"]
+    page.go_back()
+    page.wait_for_function(
+        "() => document.querySelector('[data-cvb-editor] [data-cvb-hyp]').value === '9876 5432 e-mail'"
+    )
+    root.locator("[data-cvb-reset]").click()
+    assert root.locator("[data-cvb-hyp]").input_value() == sample["hypothesis"]
+    page.wait_for_function("() => location.hash === ''")
