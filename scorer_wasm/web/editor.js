@@ -306,6 +306,30 @@ class Editor {
         if (input.files?.[0]) this.chooseFile(input.dataset.cvbFile, input.files[0]);
       });
     }
+    // Dropped or pasted: files or text go to the reference first, then the hypothesis.
+    const take = (items) => {
+      const f = this.state.files;
+      let side = f.reference && !f.hypothesis ? "hypothesis" : "reference";
+      for (const item of items.slice(0, 2)) {
+        if (item instanceof Blob) this.chooseFile(side, item);
+        else this.dispatch({ type: "file", side, name: `pasted-${side}.jsonl`, bytes: new TextEncoder().encode(item).buffer });
+        engine.start();
+        side = side === "reference" ? "hypothesis" : "reference";
+      }
+    };
+    box.addEventListener("dragover", (event) => event.preventDefault());
+    box.addEventListener("drop", (event) => {
+      if (event.target instanceof HTMLInputElement) return; // the file input takes its own drop
+      event.preventDefault();
+      take([...(event.dataTransfer?.files ?? [])]);
+    });
+    box.addEventListener("paste", (event) => {
+      const pasted = [...(event.clipboardData?.files ?? [])];
+      const text = event.clipboardData?.getData("text/plain");
+      if (!pasted.length && !text) return;
+      event.preventDefault();
+      take(pasted.length ? pasted : [text]);
+    });
     box.querySelector("[data-cvb-files-download]")?.addEventListener("click", () => this.downloadReport());
     box.querySelector("[data-cvb-files-copy]")?.addEventListener("click", () => this.copyReport());
     parts.table.addEventListener("click", (event) => {

@@ -30,7 +30,7 @@ export const STRINGS = Object.freeze({
     "to get matching files.",
   summary: "CER {cer}, MER {mer}: {S} substituted, {D} deleted, {I} inserted, of {N} reference characters.",
   summaryOverLimit: "No figures: the text is longer than the editor scores.",
-  filesChooseBoth: "Choose a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
+  filesChooseBoth: "Choose, drop or paste (here, with the section focused) a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
   filesChooseOther: "Now choose the {side} JSONL.",
   filesWaiting: "The files are read as soon as the scorer has loaded.",
   filesScoring: "Scoring {reference} against {hypothesis} in your browser…",

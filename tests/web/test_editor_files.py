@@ -114,3 +114,29 @@ def test_a_file_with_a_bad_line_gets_the_clis_sentence(
     assert box.locator("[data-cvb-files-actions]").is_hidden()
     assert box.locator("tbody tr").count() == 0
     wait_live(page)
+
+
+PASTE = """
+([selector, text]) => {
+  const box = document.querySelector(selector);
+  const data = new DataTransfer();
+  data.setData('text/plain', text);
+  box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+}
+"""
+
+
+def test_pasted_jsonl_is_scored_as_files_not_as_text(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    ref, hyp = write_pair(tmp_path, parity_pairs()[100:110], missing=1)
+    page.goto(site.url(site.editor_path))
+    box = page.locator(FILES)
+    box.locator("summary").click()
+    page.evaluate(PASTE, [FILES, ref.read_text(encoding="utf-8")])
+    assert "hypothesis" in box.locator("[data-cvb-files-status]").inner_text()
+    page.evaluate(PASTE, [FILES, hyp.read_text(encoding="utf-8")])
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
