@@ -462,7 +462,7 @@ class Editor {
     if (this.keep) {
       // Copy, download and link need a drawing; reset needs only texts other than the sample.
       const drawn = this.state.drawn !== null;
-      const edited = S.fragmentFor(this.state) !== "";
+      const edited = S.edited(this.state);
       if (this.keep.hidden !== !(drawn || edited)) this.keep.hidden = !(drawn || edited);
       for (const button of this.keep.querySelectorAll("button")) {
         const shown = "cvbReset" in button.dataset ? edited : drawn;

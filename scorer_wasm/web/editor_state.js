@@ -421,12 +421,16 @@ export function decodeFragment(hash) {
   }
 }
 
+/** Whether the texts or the drawing differ from the page's own sample (what "reset" undoes). */
+export function edited(state) {
+  const sample = state.sample;
+  return state.reference !== sample.reference || state.hypothesis !== sample.hypothesis || state.drawing !== "cer";
+}
+
 /** The fragment the page's address should carry now: none for the page's own sample, none over the limit. */
 export function fragmentFor(state) {
   if (overLimit(state).length) return null;
-  const sample = state.sample;
-  if (state.reference === sample.reference && state.hypothesis === sample.hypothesis && state.drawing === "cer") return "";
-  return encodeFragment(state);
+  return edited(state) ? encodeFragment(state) : "";
 }
 
 /** The result as text, to copy: the figures of the drawing shown, its texts, the signature and the link. */
