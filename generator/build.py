@@ -53,7 +53,7 @@ from starter_kit.kit import (
 if TYPE_CHECKING:
     from generator.pdf.issue import PrintedPdf
 
-EDITOR_ASSETS = ("editor.js", "worker.js", "editor.css")
+EDITOR_ASSETS = ("editor.js", "editor_state.js", "worker.js", "editor.css")
 SERVICE_WORKER = "sw.js"
 # Runs of Chinese number characters (三千二百五十) that the search index keeps as one word.
 ZH_NUMBER_RUN = re.compile("[零〇一二兩三四五六七八九十百千萬億廿卅]{2,}")

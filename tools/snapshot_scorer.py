@@ -8,6 +8,7 @@ own sha256, which the worker checks before restoring it. Written to a temporary 
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import shutil
@@ -53,6 +54,53 @@ def find_wheels(wheels: Path = WHEELS) -> list[Path]:
     return found
 
 
+def wasm_initial_memory(wasm: bytes) -> int:
+    """The initial size in bytes of the memory a WebAssembly module defines (its memory section's minimum)."""
+    at = 8
+
+    def leb() -> int:
+        nonlocal at
+        value = shift = 0
+        while True:
+            byte = wasm[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return value
+
+    while at < len(wasm):
+        section = wasm[at]
+        at += 1
+        length = leb()
+        end = at + length
+        if section == 5:  # memory: count, then flags and the minimum in 64 KiB pages
+            leb()
+            leb()
+            return leb() * 65536
+        at = end
+    raise SnapshotError("pyodide.asm.wasm defines no memory; is build/pyodide/ a Pyodide release?")
+
+
+def snapshot_heap_bytes(packed: bytes) -> int:
+    """How much WebAssembly memory a gzipped Pyodide snapshot restores: all of it after the header, whose
+    length is the snapshot's second little-endian 32-bit word."""
+    memory = gzip.decompress(packed)
+    return len(memory) - int.from_bytes(memory[4:8], "little")
+
+
+def check_restorable(snapshot: Path, wasm: Path) -> None:
+    """Pyodide restores a snapshot into the memory its wasm starts with and ignores INITIAL_MEMORY (the wasm
+    defines its own memory), so a warm-up that grew the heap past it makes a snapshot that fails to restore
+    ("offset is out of bounds") in every browser. Building OpenCC's converter does: found and refused here."""
+    heap, initial = snapshot_heap_bytes(snapshot.read_bytes()), wasm_initial_memory(wasm.read_bytes())
+    if heap > initial:
+        raise SnapshotError(
+            f"The start-up snapshot holds {heap:,} bytes of memory, more than the {initial:,} Pyodide starts "
+            "with, so no browser could restore it; warm up less in tools/snapshot_pyodide.mjs."
+        )
+
+
 def warm_up_pairs(sample: Path = SAMPLE) -> list[list[str]]:
     data = yaml.safe_load(sample.read_text(encoding="utf-8"))
     return [[str(data["reference"]), str(data["hypothesis"])]]
@@ -84,6 +132,7 @@ def make(*, pyodide: Path = PYODIDE, wheels: Path = WHEELS, dest: Path = DEST, s
                 f"Making the Pyodide start-up snapshot failed (exit {result.returncode}): {output}"
             )
         warm_up.unlink()
+        check_restorable(snapshot, pyodide / "pyodide.asm.wasm")
         scorer = find_wheel(wheels)
         record = {
             "snapshot": SNAPSHOT_NAME,

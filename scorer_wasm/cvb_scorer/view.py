@@ -18,7 +18,7 @@ from functools import lru_cache
 from html import escape as _html_escape
 from typing import Any
 
-from cvb_scorer.align import Counts, Op
+from cvb_scorer.align import Counts, Op, align
 from cvb_scorer.metrics import ClipScore, score_normalised
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
 from cvb_scorer.rules import ScoringRules, load_packaged_rules
@@ -226,6 +226,26 @@ def alignment_html(clip: ClipScore, ops: list[tuple[Op, str, str]]) -> tuple[str
     return tuple(_op_html(op, r, h, esc) for op, r, h in ops)
 
 
+# Between two MER tokens inside one run: a thin space, so "9876 5432" shows as the two tokens MER counts and
+# "九八七六五四三二" as eight, where the character drawing shows sixteen characters.
+TOKEN_GAP = "\u2009"
+
+
+def mer_ops(clip: ClipScore) -> list[tuple[Op, tuple[str, ...], tuple[str, ...]]]:
+    """The MER edit script over tokens (Han characters, Latin words, digit runs), as runs of one kind of step:
+    every MER error counted in the figures is one token in a substitution, deletion or insertion run here."""
+    ref, hyp = clip.ref_tokens, clip.hyp_tokens
+    return [(op, ref[i0:i1], hyp[j0:j1]) for op, i0, i1, j0, j1 in align(ref, hyp).runs]
+
+
+def mer_alignment_html(clip: ClipScore) -> tuple[str, ...]:
+    """The alignment paragraph's children when the editor draws MER: one element per run of token steps."""
+    ops = mer_ops(clip)
+    if not ops:
+        return ('<span class="cvb-empty">(both texts are empty after normalisation)</span>',)
+    return tuple(_op_html(op, TOKEN_GAP.join(r), TOKEN_GAP.join(h)) for op, r, h in ops)
+
+
 def details_html(clip: ClipScore, sig: str) -> str:
     """Everything after the alignment: the legend, the figures, the sentences and the signature."""
     parts: list[str] = ['<dl class="cvb-legend" data-cvb-part="legend">']
@@ -281,16 +301,18 @@ def render_view(
     hypothesis: str,
     reference_is_normalised: bool = False,
     rules: ScoringRules | None = None,
+    mer: bool = False,
 ) -> EditorView:
     """The editor's view of one pair. The reference's normalisation is cached, so redrawing while the
-    hypothesis changes costs only the hypothesis's normalisation and one alignment."""
+    hypothesis changes costs only the hypothesis's normalisation and one alignment. With ``mer`` the drawing
+    is the MER token alignment instead of the character one; the figures and details are the same."""
     ref = _as_normalised(reference) if reference_is_normalised else normalise_reference(reference)
     hyp = normalise_hypothesis(hypothesis)
     clip = score_normalised("view", ref, hyp, edit_script=True)
     sig = signature(rules=rules if rules is not None else load_packaged_rules())
     ops = merged_ops(clip)
     return EditorView(
-        alignment=alignment_html(clip, ops),
+        alignment=mer_alignment_html(clip) if mer else alignment_html(clip, ops),
         details=details_html(clip, sig),
         figures=_figures(clip),
         ops=tuple((op.value, r, h) for op, r, h in ops),
@@ -307,4 +329,4 @@ def render_view_json(reference: str, hypothesis: str, reference_is_normalised: b
     ).to_json()
 
 
-__all__ = ["EditorView", "render_view", "render_view_json"]
+__all__ = ["EditorView", "mer_ops", "render_view", "render_view_json"]

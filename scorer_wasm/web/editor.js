@@ -1,100 +1,91 @@
 // The CER editor on the page: mounts on every [data-cvb-editor], talks to one scorer worker per document.
 //
+// Each editor is one state object (editor_state.js) changed only by `next(state, event)`; DOM and worker
+// happenings become events, and `paint()` is the only code that writes to the editor's part of the page, so
+// no message can be overwritten by another writer and what is shown always follows from the state.
+//
 // mkdocs-material's instant navigation swaps page content without reloading this module, so editors are
 // mounted from `document$` (every page view) and share one worker: navigating back finds Python already warm.
-// The worker starts only when an editor comes near the viewport, because Pyodide and its start-up snapshot are ~20 MB.
+// Pyodide and its start-up snapshot are ~20 MB, so nothing of them is fetched until a reader shows intent to
+// use an editor (focus, click or drop on it, or its "Load the scorer" button); with the browser's data saver
+// on, only the button loads it.
+
+import * as S from "./editor_state.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-const NEAR_VIEWPORT = "600px 0px";
 
-const numberFormat = new Intl.NumberFormat("en");
-const percent = (x) => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "–");
+function saveData() {
+  return navigator.connection?.saveData === true;
+}
 
-// One engine per document: the worker, its boot state, and who is waiting for what.
+// One engine per document: the worker, what it last said about itself, and which editor awaits which answer.
 const engine = {
   worker: null,
-  state: "idle", // idle | loading | ready | failed
-  stageText: "",
-  error: "",
-  sha256: "",
-  verified: false,
-  snapshot: false, // Python was restored from the build's start-up snapshot rather than booted
+  events: [], // the engine events so far, replayed to an editor mounted later (instant navigation back)
   nextId: 1,
-  waiting: new Map(), // id -> {resolve, reject}
+  waiting: new Map(), // worker request id -> {editor, id (the editor's own), sent}
   editors: new Set(),
 
   start() {
     if (this.worker) return;
-    this.state = "loading";
-    this.stageText = "Starting the scorer…";
     performance.mark("cvb:worker-start");
+    this.broadcast({ type: "start" });
     try {
       this.worker = new Worker(WORKER_URL, { type: "module", name: "cvb-scorer" });
     } catch (error) {
-      this.fail(`This browser could not start the scorer's worker (${error.message}).`);
+      this.worker = { postMessage() {} };
+      this.broadcast({ type: "engine-failed", message: `This browser could not start the scorer's worker (${error.message}).` });
       return;
     }
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.fail(event.message || "The scorer's worker stopped with an error.");
+      this.broadcast({ type: "engine-failed", message: event.message || "The scorer's worker stopped with an error." });
     };
-    this.broadcast();
   },
 
   receive(message) {
     switch (message.type) {
       case "progress":
         performance.mark(`cvb:stage-${message.stage}`);
-        this.stageText = message.text;
-        this.broadcast();
+        this.broadcast({ type: "progress", text: message.text });
         break;
       case "ready":
-        this.state = "ready";
-        this.sha256 = message.sha256;
-        this.verified = message.verified;
-        this.snapshot = message.snapshot;
         performance.mark("cvb:engine-ready");
-        this.broadcast();
+        this.broadcast({ type: "ready", sha256: message.sha256, verified: message.verified, snapshot: message.snapshot });
         keepForOffline(message.serviceWorker, message.resources);
         break;
-      case "result": {
+      case "result":
+      case "error": {
+        if (message.id === undefined) {
+          this.broadcast({ type: "engine-failed", message: message.message });
+          break;
+        }
         const waiter = this.waiting.get(message.id);
         this.waiting.delete(message.id);
-        waiter?.resolve(message);
+        if (!waiter) break;
+        if (message.type === "error") waiter.reject(new Error(message.message));
+        else waiter.resolve({ ...message, sent: waiter.sent, received: performance.timeOrigin + performance.now() });
         break;
       }
-      case "error":
-        if (message.id !== undefined) {
-          const waiter = this.waiting.get(message.id);
-          this.waiting.delete(message.id);
-          waiter?.reject(new Error(message.message));
-        } else {
-          this.fail(message.message);
-        }
-        break;
     }
   },
 
-  fail(text) {
-    this.state = "failed";
-    this.error = text;
-    for (const waiter of this.waiting.values()) waiter.reject(new Error(text));
-    this.waiting.clear();
-    this.broadcast();
-  },
-
-  render(reference, hypothesis) {
+  // One request to the worker; the promise settles with its answer. After a crash it never settles: the
+  // editors have been told the engine failed, which says all there is to say.
+  call(message, transfer = []) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "render", id, reference, hypothesis });
+      this.waiting.set(id, { resolve, reject, sent: performance.timeOrigin + performance.now() });
+      this.worker.postMessage({ ...message, id }, transfer);
     });
   },
 
-  broadcast() {
+  broadcast(event) {
+    this.events.push(event);
+    if (event.type === "engine-failed") this.waiting.clear();
     for (const editor of this.editors) {
-      if (editor.root.isConnected) editor.engineChanged();
+      if (editor.root.isConnected) editor.dispatch(event);
       else this.editors.delete(editor);
     }
   },
@@ -139,12 +130,12 @@ function inertFragment(html) {
   return template.content;
 }
 
-function summary(figures) {
-  const c = figures?.counts?.cer ?? {};
-  return (
-    `CER ${percent(figures?.cer)}, MER ${percent(figures?.mer)}: ` +
-    `${c.S ?? 0} substituted, ${c.D ?? 0} deleted, ${c.I ?? 0} inserted, of ${c.N ?? 0} reference characters.`
-  );
+function configuredStrings(root) {
+  try {
+    return S.strings(root.dataset.cvbStrings ? JSON.parse(root.dataset.cvbStrings) : null);
+  } catch {
+    return S.strings(null);
+  }
 }
 
 class Editor {
@@ -156,134 +147,333 @@ class Editor {
     this.live = root.querySelector("[data-cvb-live]");
     this.status = root.querySelector("[data-cvb-status]");
     this.verifiedNote = root.querySelector("[data-cvb-verified]");
+    this.loadButton = root.querySelector("[data-cvb-load]");
+    this.text = configuredStrings(root);
     // The limit is a site setting (platform_config/site.yaml) written into the markup; no second copy lives here.
-    this.maxChars = Number.parseInt(root.dataset.cvbMaxChars, 10);
-    this.builtSignature = root.dataset.cvbSignature ?? "";
-    this.builtSha256 = root.dataset.cvbWheelSha256 ?? "";
-    this.latest = 0; // id of the newest request; answers to older ones are dropped
-    this.inFlight = false;
-    this.dirty = true; // the texts differ from what was last sent (the sample is re-scored once Python is up)
-    this.overLimit = "";
-    this.rendered = 0;
-    this.runs = null; // the alignment runs drawn last, as strings (null: the build-time drawing is shown)
-    this.details = null;
+    this.state = S.initial({
+      // The markup's own texts (a browser may have put older edits back into the boxes on a reload; the
+      // fragment, not the form, is what carries edits).
+      reference: this.reference.defaultValue,
+      hypothesis: this.hypothesis.defaultValue,
+      maxChars: Number.parseInt(root.dataset.cvbMaxChars, 10),
+      builtSignature: root.dataset.cvbSignature ?? "",
+      builtSha256: root.dataset.cvbWheelSha256 ?? "",
+      compact: root.classList.contains("cvb-editor--compact"),
+      saveData: saveData(),
+    });
+    // What paint() last wrote, so it touches only what changed. The build-time drawing's runs are not known
+    // as strings: the first live drawing replaces them all.
+    this.painted = { drawn: null, runs: null, details: null, rendered: 0 };
+    this.painting = false;
+    this.queued = [];
+    this.files = this.mountFiles();
 
-    for (const box of [this.reference, this.hypothesis]) {
-      // Read-only in the markup so a page without JavaScript does not invite edits that change nothing.
-      box.readOnly = false;
-      box.addEventListener("input", () => this.edited());
-      box.addEventListener("focus", () => engine.start(), { once: true });
+    const edited = () =>
+      this.dispatch({ type: "edit", reference: this.reference.value, hypothesis: this.hypothesis.value });
+    for (const box of [this.reference, this.hypothesis]) box.addEventListener("input", edited);
+    const intent = () => {
+      if (!this.state.saveData) engine.start();
+    };
+    for (const name of ["focusin", "pointerdown", "dragenter", "drop"]) root.addEventListener(name, intent);
+    this.loadButton?.addEventListener("click", () => engine.start());
+    this.keep = root.querySelector("[data-cvb-keep]");
+    const on = (selector, action) => root.querySelector(selector)?.addEventListener("click", action);
+    on("[data-cvb-copy]", () => navigator.clipboard?.writeText(S.resultText(this.state, this.link(), this.text)));
+    on("[data-cvb-download]", () => this.downloadPair());
+    on("[data-cvb-link]", () => navigator.clipboard?.writeText(this.link()));
+    on("[data-cvb-reset]", () => this.dispatch({ type: "reset" }));
+    // The first editor of a page keeps its texts in the address's fragment (never sent to a server), so a
+    // reload, a shared link or back/forward brings them back.
+    this.ownsFragment = owner === null || !owner.root.isConnected;
+    if (this.ownsFragment) owner = this;
+    this.fragmentTimer = 0;
+    this.modeButtons = [...root.querySelectorAll("[data-cvb-drawing-mode]")];
+    for (const button of this.modeButtons) {
+      button.addEventListener("click", () => this.dispatch({ type: "drawing", mode: button.dataset.cvbDrawingMode }));
     }
+
     root.dataset.cvbState = "mounted";
     performance.mark("cvb:mounted");
     engine.editors.add(this);
-    this.engineChanged();
+    for (const event of engine.events) this.state = S.next(this.state, event);
+    const restore = this.ownsFragment ? S.decodeFragment(location.hash) : null;
+    this.dispatch(restore ?? { type: "mounted" });
   }
 
-  edited() {
-    this.dirty = true;
-    this.pump();
-  }
-
-  engineChanged() {
-    this.showStatus();
-    if (engine.state === "ready") {
-      if (this.verifiedNote) {
-        this.verifiedNote.textContent = !engine.verified
-          ? "(not re-checked: this page is not on https)"
-          : engine.sha256 === this.builtSha256
-            ? "(checked in this browser)"
-            : "(differs from the build)";
-      }
-      this.pump();
-    }
-  }
-
-  checkLimit() {
-    const over = [
-      ["reference", this.reference.value.length],
-      ["hypothesis", this.hypothesis.value.length],
-    ].filter(([, length]) => length > this.maxChars);
-    this.overLimit = over
-      .map(
-        ([name, length]) =>
-          `The ${name} is ${numberFormat.format(length)} characters; the editor scores up to ` +
-          `${numberFormat.format(this.maxChars)}, so it has stopped redrawing. Shorten it to see the alignment ` +
-          "again, or score long files with cvb-score.",
-      )
-      .join(" ");
-    this.root.classList.toggle("cvb-editor--over-limit", this.overLimit !== "");
-    return this.overLimit === "";
-  }
-
-  // At most one request per editor is in the worker; edits made meanwhile are folded into the next request,
-  // so a fast typist never builds a queue and only the answer for the latest text is drawn.
-  pump() {
-    const withinLimit = this.checkLimit();
-    this.showStatus();
-    if (!withinLimit) {
-      this.view.classList.add("cvb-editor__drawing--stale");
+  dispatch(event) {
+    // An event raised while painting (a listener of cvb:rendered typing, say) waits for the paint to end.
+    if (this.painting) {
+      this.queued.push(event);
       return;
     }
-    if (engine.state !== "ready" || this.inFlight || !this.dirty) return;
-    this.dirty = false;
-    this.inFlight = true;
-    const reference = this.reference.value;
-    const hypothesis = this.hypothesis.value;
-    const id = ++this.latest;
-    const sent = performance.timeOrigin + performance.now();
-    engine.render(reference, hypothesis).then(
+    this.state = S.next(this.state, event);
+    const ask = S.request(this.state);
+    if (ask) {
+      this.state = S.next(this.state, { type: "sent", ...ask });
+      this.render(ask);
+    }
+    const job = S.filesRequest(this.state);
+    if (job) {
+      this.state = S.next(this.state, { type: "files-sent", id: job.id, version: job.version });
+      this.scoreFiles(job);
+    }
+    this.painting = true;
+    try {
+      this.paint();
+    } finally {
+      this.painting = false;
+    }
+    if (this.queued.length) this.dispatch(this.queued.shift());
+  }
+
+  render(ask) {
+    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer" }).then(
       (message) => {
-        this.inFlight = false;
-        const received = performance.timeOrigin + performance.now();
+        let view;
         try {
-          if (id === this.latest && !this.dirty) this.draw(reference, hypothesis, message, sent, received);
+          view = JSON.parse(message.json);
         } catch (error) {
-          this.status.textContent = `The editor could not draw this answer: ${error.message}`;
+          this.dispatch({ type: "answer-failed", id: ask.id, message: error.message });
           return;
         }
-        this.pump();
+        const timing = {
+          workerMs: message.ms,
+          // How long the request waited before Python took it, and the answer took to come back.
+          toWorkerMs: message.started - message.sent,
+          fromWorkerMs: message.received - message.finished,
+        };
+        this.dispatch({ type: "answer", id: ask.id, view, timing });
       },
-      (error) => {
-        this.inFlight = false;
-        this.status.textContent = `The scorer could not score this text: ${error.message}`;
-      },
+      (error) => this.dispatch({ type: "answer-failed", id: ask.id, message: error.message }),
     );
   }
 
-  // `sent` and `received` are wall-clock times of the request and its answer, for the timing in the event.
-  draw(reference, hypothesis, message, sent, received) {
-    const started = performance.now();
-    const view = JSON.parse(message.json);
-    this.redraw(view);
-    this.view.classList.remove("cvb-editor__drawing--stale");
-    this.live.textContent = summary(view.figures);
-    this.rendered += 1;
-    if (this.rendered === 1) {
-      this.root.dataset.cvbState = "live";
-      performance.mark("cvb:first-live-render");
-    }
-    if (view.signature !== this.builtSignature) {
-      this.status.textContent =
-        `This browser's scorer reports signature ${view.signature}, but the page was built with ` +
-        `${this.builtSignature}: reload the page to get matching files.`;
-    } else {
-      this.showStatus();
-    }
-    this.root.dispatchEvent(
-      new CustomEvent("cvb:rendered", {
-        detail: {
-          reference,
-          hypothesis,
-          view,
-          workerMs: message.ms,
-          drawMs: performance.now() - started,
-          // How long the request waited before Python took it, and the answer took to come back.
-          toWorkerMs: message.started - sent,
-          fromWorkerMs: received - message.finished,
-        },
-      }),
+  scoreFiles(job) {
+    const file = (chosen) => ({ name: chosen.name, bytes: chosen.bytes.slice(0) });
+    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }).then(
+      (message) => {
+        const answer = JSON.parse(message.json);
+        if (answer.error !== undefined) {
+          this.dispatch({ type: "files-failed", id: job.id, message: answer.error });
+          return;
+        }
+        this.dispatch({ type: "files-answer", id: job.id, json: answer.output, data: JSON.parse(answer.output) });
+      },
+      (error) => this.dispatch({ type: "files-failed", id: job.id, message: error.message }),
     );
+  }
+
+  async chooseFile(side, file) {
+    engine.start();
+    const bytes = await file.arrayBuffer();
+    this.dispatch({ type: "file", side, name: file.name, bytes });
+  }
+
+  // Download and copy are things the reader takes away, not changes to the page: they read the state only.
+  downloadReport() {
+    const report = this.state.files.report;
+    if (report) download(report.json, "cvb-score.json", this.root);
+  }
+
+  async copyReport() {
+    const message = await engine.call({ type: "files-text" });
+    const answer = JSON.parse(message.json);
+    if (answer.output !== undefined) await navigator.clipboard?.writeText(answer.output);
+  }
+
+  async showClip(clip) {
+    this.dispatch({ type: "select", clip });
+    const message = await engine.call({ type: "clip", clip });
+    const texts = JSON.parse(message.json);
+    this.dispatch({ type: "edit", reference: texts.reference, hypothesis: texts.hypothesis });
+    this.root.querySelector("[data-cvb-drawing]")?.scrollIntoView({ block: "nearest" });
+  }
+
+  mountFiles() {
+    const box = this.root.querySelector("[data-cvb-files]");
+    if (!box) return null;
+    const parts = {
+      box,
+      status: box.querySelector("[data-cvb-files-status]"),
+      progress: box.querySelector("[data-cvb-files-progress]"),
+      summary: box.querySelector("[data-cvb-files-summary]"),
+      table: box.querySelector("[data-cvb-files-table]"),
+      actions: box.querySelector("[data-cvb-files-actions]"),
+      painted: { report: null, sort: null, rows: null },
+    };
+    for (const input of box.querySelectorAll("input[type=file][data-cvb-file]")) {
+      input.addEventListener("change", () => {
+        if (input.files?.[0]) this.chooseFile(input.dataset.cvbFile, input.files[0]);
+      });
+    }
+    // Dropped or pasted: files or text go to the reference first, then the hypothesis.
+    const take = (items) => {
+      const f = this.state.files;
+      let side = f.reference && !f.hypothesis ? "hypothesis" : "reference";
+      for (const item of items.slice(0, 2)) {
+        if (item instanceof Blob) this.chooseFile(side, item);
+        else this.dispatch({ type: "file", side, name: `pasted-${side}.jsonl`, bytes: new TextEncoder().encode(item).buffer });
+        engine.start();
+        side = side === "reference" ? "hypothesis" : "reference";
+      }
+    };
+    box.addEventListener("dragover", (event) => event.preventDefault());
+    box.addEventListener("drop", (event) => {
+      if (event.target instanceof HTMLInputElement) return; // the file input takes its own drop
+      event.preventDefault();
+      take([...(event.dataTransfer?.files ?? [])]);
+    });
+    box.addEventListener("paste", (event) => {
+      const pasted = [...(event.clipboardData?.files ?? [])];
+      const text = event.clipboardData?.getData("text/plain");
+      if (!pasted.length && !text) return;
+      event.preventDefault();
+      take(pasted.length ? pasted : [text]);
+    });
+    box.querySelector("[data-cvb-files-download]")?.addEventListener("click", () => this.downloadReport());
+    box.querySelector("[data-cvb-files-copy]")?.addEventListener("click", () => this.copyReport());
+    parts.table.addEventListener("click", (event) => {
+      const sort = event.target.closest("[data-sort]");
+      if (sort) {
+        this.dispatch({ type: "sort", key: sort.dataset.sort });
+        return;
+      }
+      const row = event.target.closest("[data-clip]");
+      if (row) this.showClip(row.dataset.clip);
+    });
+    return parts;
+  }
+
+  paintFiles() {
+    const parts = this.files;
+    if (!parts) return;
+    const state = this.state;
+    const files = state.files;
+    setText(parts.status, S.filesStatus(state, this.text));
+    const busy = S.filesBusy(state);
+    if (parts.progress.hidden === busy) parts.progress.hidden = !busy;
+    parts.actions.hidden = !(files.report && files.report.version === files.version);
+    const summary = S.filesSummary(state, this.text).join("\n");
+    setText(parts.summary, summary);
+    if (files.report === parts.painted.report && files.sort === parts.painted.sort && files.selected === parts.painted.selected) return;
+    parts.painted = { report: files.report, sort: files.sort, selected: files.selected };
+    const rows = S.sortedClips(state, ROWS_SHOWN);
+    parts.table.replaceChildren();
+    if (!rows.length) return;
+    parts.table.append(clipTable(rows, files, this.text));
+  }
+
+  link() {
+    return location.href.split("#")[0] + (S.fragmentFor(this.state) || "");
+  }
+
+  downloadPair() {
+    const drawn = this.state.drawn;
+    if (!drawn) return;
+    const data = {
+      reference: drawn.reference,
+      hypothesis: drawn.hypothesis,
+      figures: drawn.view.figures,
+      signature: drawn.view.signature,
+    };
+    download(JSON.stringify(data, null, 2) + "\n", "cvb-editor.json", this.root);
+  }
+
+  // The address follows the texts a moment after typing stops: browsers throttle history updates.
+  keepFragment() {
+    if (!this.ownsFragment) return;
+    clearTimeout(this.fragmentTimer);
+    this.fragmentTimer = setTimeout(() => {
+      const fragment = S.fragmentFor(this.state);
+      if (fragment === null || !this.root.isConnected) return;
+      if ((location.hash || "") === fragment) return;
+      history.replaceState(history.state, "", location.pathname + location.search + fragment);
+    }, 400);
+  }
+
+  // The only writer to the editor's part of the page.
+  paint() {
+    const state = this.state;
+    const text = this.text;
+    const root = this.root;
+    for (const [box, value] of [
+      [this.reference, state.reference],
+      [this.hypothesis, state.hypothesis],
+    ]) {
+      // Read-only in the markup so a page without JavaScript does not invite edits that change nothing.
+      if (box.readOnly) box.readOnly = false;
+      if (box.value !== value) box.value = value;
+    }
+    if (this.loadButton) {
+      // Kept in place, disabled, while Python loads: a button vanishing under the pointer between press and
+      // release would move the buttons below it and lose the reader's click.
+      const offer = S.offerLoad(state);
+      const shown = offer || state.engine === S.Engine.LOADING;
+      if (this.loadButton.hidden === shown) this.loadButton.hidden = !shown;
+      if (this.loadButton.disabled === offer) this.loadButton.disabled = !offer;
+      if (this.loadButton.textContent !== text.load) this.loadButton.textContent = text.load;
+    }
+    for (const button of this.modeButtons) {
+      const pressed = String(button.dataset.cvbDrawingMode === state.drawing);
+      if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
+      if (button.hidden !== (state.engine !== S.Engine.READY)) button.hidden = state.engine !== S.Engine.READY;
+    }
+    this.view.classList.toggle("cvb-editor__drawing--mer", state.drawn?.drawing === "mer");
+    root.dataset.cvbEngine = state.engine;
+    if (state.runtime) root.dataset.cvbRuntime = state.runtime;
+    root.classList.toggle("cvb-editor--over-limit", S.overLimit(state).length > 0);
+    if (this.verifiedNote) setText(this.verifiedNote, S.verifiedText(state, text));
+
+    if (state.drawn && state.drawn !== this.painted.drawn) {
+      const started = performance.now();
+      try {
+        this.redraw(state.drawn.view);
+      } catch (error) {
+        this.painted.drawn = state.drawn;
+        this.queued.push({ type: "draw-failed", message: error.message });
+        return;
+      }
+      this.painted.drawn = state.drawn;
+      this.painted.rendered += 1;
+      if (this.painted.rendered === 1) {
+        root.dataset.cvbState = "live";
+        performance.mark("cvb:first-live-render");
+      }
+      this.finishPaint();
+      root.dispatchEvent(
+        new CustomEvent("cvb:rendered", {
+          detail: {
+            reference: state.drawn.reference,
+            hypothesis: state.drawn.hypothesis,
+            drawing: state.drawn.drawing,
+            view: state.drawn.view,
+            ...(state.drawn.timing ?? {}),
+            drawMs: performance.now() - started,
+          },
+        }),
+      );
+      return;
+    }
+    this.finishPaint();
+  }
+
+  finishPaint() {
+    this.paintFiles();
+    if (this.keep) {
+      // Copy, download and link need a drawing; reset needs only texts other than the sample.
+      const drawn = this.state.drawn !== null;
+      const edited = S.edited(this.state);
+      if (this.keep.hidden !== !(drawn || edited)) this.keep.hidden = !(drawn || edited);
+      for (const button of this.keep.querySelectorAll("button")) {
+        const shown = "cvbReset" in button.dataset ? edited : drawn;
+        if (button.hidden === shown) button.hidden = !shown;
+      }
+    }
+    this.keepFragment();
+    const state = this.state;
+    this.view.classList.toggle("cvb-editor__drawing--stale", S.stale(state));
+    setText(this.status, S.statusText(state, this.text));
+    setText(this.live, S.liveText(state, this.text));
   }
 
   // The drawing is the alignment paragraph (one element per run of the edit script) followed by the details.
@@ -294,10 +484,9 @@ class Editor {
     if (!paragraph || paragraph.parentElement?.parentElement !== this.view) {
       throw new Error("The editor's drawing has no alignment paragraph; the page was not built by cvb build.");
     }
-    const before = this.runs;
+    const before = this.painted.runs;
     const after = view.alignment;
     if (before === null) {
-      // Runs drawn at build time are not known as strings: the first live drawing replaces them all.
       paragraph.replaceChildren(inertFragment(after.join("")));
     } else {
       let head = 0;
@@ -316,64 +505,113 @@ class Editor {
       const fresh = after.slice(head, after.length - tail);
       if (fresh.length) paragraph.insertBefore(inertFragment(fresh.join("")), children[head] ?? null);
     }
-    this.runs = after;
-    if (view.details !== this.details) {
+    this.painted.runs = after;
+    if (view.details !== this.painted.details) {
       while (paragraph.nextSibling) paragraph.nextSibling.remove();
       paragraph.after(inertFragment(view.details));
-      this.details = view.details;
+      this.painted.details = view.details;
     }
   }
+}
 
-  statusText() {
-    if (this.overLimit) return this.overLimit;
-    switch (engine.state) {
-      case "idle":
-        return "The figures below were computed when this page was built. Python loads when you reach the editor.";
-      case "loading":
-        return engine.stageText;
-      case "failed":
-        return `The editor could not start: ${engine.error} The figures below are the ones computed at build time.`;
-      default:
-        return this.root.classList.contains("cvb-editor--compact")
-          ? "Scored in your browser by the site's own scorer; nothing you type leaves this page."
-          : "Scored in your browser by the wheel named below; nothing you type leaves this page.";
+function download(text, name, where) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  link.download = name;
+  link.hidden = true;
+  where.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+// Enough rows to find the worst clips; the whole table is in the download.
+const ROWS_SHOWN = 500;
+const COLUMNS = [
+  ["id", "Clip"],
+  ["cer", "CER"],
+  ["mer", "MER"],
+  ["S", "S"],
+  ["D", "D"],
+  ["I", "I"],
+  ["N", "N"],
+  ["simplified_errors", "Simplified cost"],
+  ["fold_changes", "Fold changes"],
+];
+
+function cell(tag, text, attributes = {}) {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+function clipTable(rows, files, text) {
+  const table = document.createElement("table");
+  table.className = "cvb-files__table";
+  const total = files.report.data.clips.length;
+  const label = COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key;
+  table.append(cell("caption", S.fill(text.filesRows, { shown: rows.length, clips: total, key: label })));
+  const head = document.createElement("tr");
+  for (const [key, name] of COLUMNS) {
+    const th = cell("th", "", { scope: "col" });
+    const sorted = files.sort.key === key;
+    if (sorted) th.setAttribute("aria-sort", files.sort.descending ? "descending" : "ascending");
+    th.append(cell("button", name + (sorted ? (files.sort.descending ? " ↓" : " ↑") : ""), { type: "button", "data-sort": key }));
+    head.append(th);
+  }
+  table.append(document.createElement("thead"));
+  table.tHead.append(head);
+  const body = document.createElement("tbody");
+  for (const clip of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.clip = clip.id;
+    if (files.selected === clip.id) tr.setAttribute("aria-selected", "true");
+    const id = cell("th", "", { scope: "row" });
+    id.append(cell("button", clip.id, { type: "button", "data-clip": clip.id }));
+    tr.append(id);
+    for (const value of [
+      S.percent(clip.cer),
+      S.percent(clip.mer),
+      clip.S,
+      clip.D,
+      clip.I,
+      clip.N,
+      clip.simplified_errors,
+      clip.fold_changes.length,
+    ]) {
+      tr.append(cell("td", String(value)));
     }
+    body.append(tr);
   }
+  table.append(body);
+  return table;
+}
 
-  showStatus() {
-    const text = this.statusText();
-    if (this.status.textContent !== text) this.status.textContent = text;
-    this.root.dataset.cvbEngine = engine.state;
-    if (engine.state === "ready") this.root.dataset.cvbRuntime = engine.snapshot ? "snapshot" : "booted";
-  }
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 const mounted = new WeakSet();
-let nearObserver = null;
+let owner = null; // the editor whose texts the address's fragment carries
 
-function observeNear(root) {
-  if (!("IntersectionObserver" in window)) {
-    engine.start();
-    return;
-  }
-  nearObserver ??= new IntersectionObserver(
-    (entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        engine.start();
-        nearObserver.disconnect();
-      }
-    },
-    { rootMargin: NEAR_VIEWPORT },
-  );
-  nearObserver.observe(root);
-}
+// Back/forward or a pasted link within the same page: the fragment's texts, or the sample when it has none.
+window.addEventListener("popstate", () => {
+  if (!owner?.root.isConnected) return;
+  const restore = S.decodeFragment(location.hash);
+  if (restore) owner.dispatch(restore);
+  else if (!location.hash) owner.dispatch({ type: "reset" });
+});
+window.addEventListener("hashchange", () => {
+  const restore = S.decodeFragment(location.hash);
+  if (restore && owner?.root.isConnected) owner.dispatch(restore);
+});
 
 function mountAll() {
   for (const root of document.querySelectorAll("[data-cvb-editor]")) {
     if (mounted.has(root)) continue;
     mounted.add(root);
     new Editor(root);
-    if (engine.state === "idle") observeNear(root);
   }
 }
 

@@ -1,6 +1,6 @@
 // The site's service worker: what a visitor has seen keeps working offline, the CER editor included.
 //
-// Network first, cache as fallback: while online every request behaves as without this file (so a rebuilt
+// Network first, cache as fallback (the runtime's files: cache only when offline, see below): while online every request behaves as without this file (so a rebuilt
 // site is never hidden behind an old copy, and a rebuilt scorer wheel is never mixed with an old page);
 // offline, the copy kept from the last visit answers. It must be served from the site's root so its scope
 // covers every page. Only same-origin GETs are touched; nothing here ever contacts another origin.
@@ -33,9 +33,17 @@ async function networkFirst(request) {
   }
 }
 
+// The editor's runtime (Pyodide, the wheels, the start-up snapshot: ~20 MB) is left to the browser's own HTTP
+// cache while online, so a return visit reads it from disk instead of streaming it through this worker; the
+// copy kept here answers only offline. The manifest that names the runtime's hashes is not part of it: it
+// always goes network-first, and the worker checks every byte it runs against it.
+const RUNTIME = /\/assets\/(pyodide\/|wheels\/(?!manifest\.json))/;
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (RUNTIME.test(url.pathname) && self.navigator.onLine) return;
   event.respondWith(networkFirst(request));
 });
 
@@ -47,8 +55,16 @@ self.addEventListener("message", (event) => {
   event.waitUntil(
     caches.open(CACHE).then((cache) =>
       Promise.all(
+        // Refreshed when the site was rebuilt (the runtime is no longer refreshed on its way to the page), and
+        // not written again when it is the same version.
         own.map(async (url) => {
-          if (!(await cache.match(url))) await cache.add(url).catch(() => {});
+          try {
+            const response = await fetch(url);
+            const kept = await cache.match(url);
+            if (response.ok && (!kept || !sameVersion(kept, response))) await cache.put(url, response);
+          } catch {
+            // Offline or gone: the copy kept, if any, stays.
+          }
         }),
       ),
     ),

@@ -4,6 +4,8 @@
 // micropip, so the editor works offline after the first visit and no request leaves the origin.
 //
 // Messages in:  {type: "render", id, reference, hypothesis}
+//               {type: "score-files", id, reference: {name, bytes}, hypothesis: {name, bytes}}
+//               {type: "files-text", id}   {type: "clip", id, clip}
 // Messages out: {type: "progress", stage, text}
 //               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
 //               {type: "result", id, json, ms, started, finished}
@@ -133,12 +135,73 @@ async function boot() {
   pyodide.runPython(`
 from cvb_scorer.view import render_view as _cvb_render_view
 
-def _cvb_render(reference, hypothesis):
-    return _cvb_render_view(reference=reference, hypothesis=hypothesis).to_editor_json()
+def _cvb_render(reference, hypothesis, mer=False):
+    return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
+`);
+  // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
+  // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
+  // gets the CLI's sentence, with no second JSONL reader anywhere. A clip's texts for its drawing come from
+  // the scorer's own reader (report.parse_jsonl) of the same copies.
+  pyodide.runPython(`
+import contextlib as _cvb_contextlib
+import io as _cvb_io
+import json as _cvb_json
+import os as _cvb_os
+
+_CVB_FILES = "/tmp/cvb-files"
+
+
+def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
+    # Two files of one name (from two folders) go in two folders, so each keeps its name in the sentences.
+    _cvb_os.makedirs(_CVB_FILES, exist_ok=True)
+    _cvb_os.chdir(_CVB_FILES)
+    ref, hyp = (ref_name, hyp_name) if ref_name != hyp_name else (f"reference/{ref_name}", f"hypothesis/{hyp_name}")
+    for path, data in ((ref, ref_bytes), (hyp, hyp_bytes)):
+        if "/" in path:
+            _cvb_os.makedirs(_cvb_os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(bytes(data))
+    globals()["_cvb_placed"] = (ref, hyp)
+
+
+def _cvb_cli(*options):
+    from cvb_scorer import cli
+
+    out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
+    with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
+        code = cli.main([*options, "--", *_cvb_placed])
+    if code != 0:
+        return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
+    return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
+
+
+def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes):
+    _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
+    return _cvb_cli("--json")
+
+
+def _cvb_files_text():
+    return _cvb_cli()
+
+
+def _cvb_clip(clip_id):
+    from cvb_scorer.report import parse_jsonl
+
+    texts = []
+    for path in _cvb_placed:
+        with open(path, encoding="utf-8-sig") as handle:
+            records = parse_jsonl(handle.read(), name=path)
+        texts.append(records.get(clip_id, ("", 0))[0])
+    return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
 `);
   const render = pyodide.globals.get("_cvb_render");
+  const files = {
+    score: pyodide.globals.get("_cvb_score_files"),
+    text: pyodide.globals.get("_cvb_files_text"),
+    clip: pyodide.globals.get("_cvb_clip"),
+  };
   const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
-  return { render, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return { render, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
@@ -174,26 +237,50 @@ ready.then(
   (error) => postMessage({ type: "error", message: lastLine(error) }),
 );
 
+// One answer per request, by id: {type: "result", id, json, ...} or {type: "error", id, message}.
+function answer(id, work) {
+  const t0 = performance.now();
+  try {
+    const json = work();
+    const t1 = performance.now();
+    // Wall-clock times (the worker's clock starts elsewhere than the page's) let the page tell the time its
+    // request waited and its answer travelled from the time Python took.
+    const at = (t) => performance.timeOrigin + t;
+    postMessage({ type: "result", id, json, ms: t1 - t0, started: at(t0), finished: at(t1) });
+    return true;
+  } catch (error) {
+    console.error(error);
+    postMessage({ type: "error", id, message: lastLine(error) });
+    return false;
+  }
+}
+
 onmessage = async (event) => {
-  const { type, id, reference, hypothesis } = event.data ?? {};
-  if (type !== "render") return;
+  const message = event.data ?? {};
   let engine;
   try {
     engine = await ready;
   } catch {
     return; // The boot failure was already reported once.
   }
-  const t0 = performance.now();
-  try {
-    const json = engine.render(String(reference), String(hypothesis));
-    const t1 = performance.now();
-    // Wall-clock times (the worker's clock starts elsewhere than the page's) let the page tell the time its
-    // request waited and its answer travelled from the time Python took.
-    const at = (t) => performance.timeOrigin + t;
-    postMessage({ type: "result", id, json, ms: t1 - t0, started: at(t0), finished: at(t1) });
-    warmAfterFirstAnswer(engine);
-  } catch (error) {
-    console.error(error);
-    postMessage({ type: "error", id, message: lastLine(error) });
+  const { type, id } = message;
+  if (type === "render") {
+    if (answer(id, () => engine.render(String(message.reference), String(message.hypothesis), message.mer === true))) {
+      warmAfterFirstAnswer(engine);
+    }
+  } else if (type === "score-files") {
+    const { reference, hypothesis } = message;
+    answer(id, () =>
+      engine.files.score(
+        reference.name,
+        new Uint8Array(reference.bytes),
+        hypothesis.name,
+        new Uint8Array(hypothesis.bytes),
+      ),
+    );
+  } else if (type === "files-text") {
+    answer(id, () => engine.files.text());
+  } else if (type === "clip") {
+    answer(id, () => engine.files.clip(String(message.clip)));
   }
 };

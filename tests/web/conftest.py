@@ -100,6 +100,8 @@ def page(context: Any) -> Any:
 def wait_live(page: Any, selector: str = "[data-cvb-editor]:not(.cvb-editor--compact)") -> Any:
     root = page.locator(selector).first
     root.scroll_into_view_if_needed()
+    # Python loads on intent only (a focus, click or drop on the editor): focusing a box is the reader's intent.
+    root.locator("[data-cvb-hyp]").focus()
     page.wait_for_selector(f'{selector}[data-cvb-state="live"]', timeout=60_000)
     return root
 

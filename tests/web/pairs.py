@@ -122,3 +122,15 @@ def parity_pairs(count: int = 220, seed: int = 20260101) -> list[tuple[str, str]
         reference = "".join(sentences[(start + k) % len(sentences)] for k in range(size))
         pairs.append((_mutate(rng, reference) if rng.random() < 0.2 else reference, _mutate(rng, reference)))
     return pairs
+
+
+def corpus_pairs(count: int, seed: int = 20261201) -> list[tuple[str, str]]:
+    """`count` clip-sized pairs (one to three sentences, as a dev set's clips are) for file-mode tests."""
+    rng = random.Random(seed)
+    sentences = _sentences()
+    pairs = []
+    for _ in range(count):
+        start = rng.randrange(len(sentences))
+        reference = "".join(sentences[(start + k) % len(sentences)] for k in range(rng.choice([1, 1, 2, 3])))
+        pairs.append((reference, _mutate(rng, reference)))
+    return pairs

@@ -362,3 +362,172 @@ def test_compact_editor_on_another_page_scores_too(site: editor_site.Site, page:
     page.wait_for_function(
         "() => document.querySelector('.cvb-editor--compact [data-cvb-live]').textContent.includes('of ')"
     )
+
+
+RUNTIME = ("/assets/pyodide/", "/assets/wheels/", "/assets/editor/worker.js")
+
+
+def runtime_requests(log: PageLog) -> list[str]:
+    return [url for url in log.requests if any(part in url for part in RUNTIME)]
+
+
+def test_a_reader_who_never_uses_the_editor_downloads_only_the_page(
+    site: editor_site.Site, page: Any, log: PageLog
+) -> None:
+    page.goto(site.url(site.editor_path))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    # Seen, scrolled past, and read for a while: still not used.
+    root.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 4000)
+    page.wait_for_timeout(1500)
+    assert root.get_attribute("data-cvb-engine") == "idle"
+    assert runtime_requests(log) == []
+    # The explicit button is one way in.
+    root.scroll_into_view_if_needed()
+    root.locator("[data-cvb-load]").click()
+    page.wait_for_selector(
+        '[data-cvb-editor]:not(.cvb-editor--compact)[data-cvb-state="live"]', timeout=60_000
+    )
+    assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in runtime_requests(log))
+    page.wait_for_function(
+        "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-load]').hidden"
+    )
+
+
+SAVE_DATA = "Object.defineProperty(navigator, 'connection', {value: {saveData: true}, configurable: true});"
+
+
+def test_with_the_data_saver_on_only_the_button_loads_the_scorer(
+    site: editor_site.Site, page: Any, log: PageLog
+) -> None:
+    page.add_init_script(SAVE_DATA)
+    page.goto(site.url(site.editor_path))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    root.scroll_into_view_if_needed()
+    root.locator("[data-cvb-hyp]").click()
+    page.wait_for_timeout(1000)
+    assert runtime_requests(log) == []
+    assert "save data" in root.locator("[data-cvb-status]").inner_text()
+    root.locator("[data-cvb-load]").click()
+    page.wait_for_selector(
+        '[data-cvb-editor]:not(.cvb-editor--compact)[data-cvb-state="live"]', timeout=60_000
+    )
+
+
+def test_over_the_limit_the_summary_line_drops_the_old_figures(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    page.wait_for_function("() => document.querySelector('[data-cvb-live]').textContent.startsWith('CER ')")
+    limit = int(root.get_attribute("data-cvb-max-chars") or 0)
+    root.locator("[data-cvb-hyp]").fill("喂" * (limit + 1))
+    live = root.locator("[data-cvb-live]").inner_text()
+    assert "CER" not in live and live, live
+    assert "stopped redrawing" in root.locator("[data-cvb-status]").inner_text()
+
+
+def test_a_crashed_worker_is_reported_and_the_build_time_figures_stay(
+    site: editor_site.Site, page: Any
+) -> None:
+    # The worker's script fails to evaluate: the browser reports an error event on the Worker object.
+    page.route(
+        "**/assets/editor/worker.js",
+        lambda route: route.fulfill(
+            status=200, content_type="text/javascript", body="throw new Error('crashed on purpose');"
+        ),
+    )
+    page.goto(site.url(site.editor_path))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    root.scroll_into_view_if_needed()
+    root.locator("[data-cvb-load]").click()
+    page.wait_for_selector('[data-cvb-editor][data-cvb-engine="failed"]', timeout=30_000)
+    status = root.locator("[data-cvb-status]").inner_text()
+    assert status.startswith("The editor could not start:") and "build time" in status, status
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [("**/assets/wheels/cvb_scorer-*.whl", "sha256"), ("**/assets/wheels/manifest.json", "manifest")],
+)
+def test_a_tampered_or_missing_file_keeps_the_editor_off_with_a_sentence(
+    site: editor_site.Site, page: Any, target: str, said: str
+) -> None:
+    if "manifest" in target:
+        page.route(target, lambda route: route.fulfill(status=404, body="gone"))
+    else:
+
+        def tamper(route: Any) -> None:
+            body = route.fetch().body()
+            route.fulfill(status=200, content_type="application/zip", body=body[:-1] + bytes([body[-1] ^ 1]))
+
+        page.route(target, tamper)
+    page.goto(site.url(site.editor_path))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    root.scroll_into_view_if_needed()
+    root.locator("[data-cvb-hyp]").focus()
+    page.wait_for_selector('[data-cvb-editor][data-cvb-engine="failed"]', timeout=60_000)
+    status = root.locator("[data-cvb-status]").inner_text()
+    assert said in status, status
+
+
+def test_a_tampered_snapshot_is_refused_and_python_boots_instead(site: editor_site.Site, page: Any) -> None:
+    def tamper(route: Any) -> None:
+        body = route.fetch().body()
+        route.fulfill(status=200, body=body[:100] + bytes([body[100] ^ 1]) + body[101:])
+
+    page.route("**/pyodide-snapshot.bin.gz", tamper)
+    page.goto(site.url(site.editor_path))
+    assert wait_live(page).get_attribute("data-cvb-runtime") == "booted"
+
+
+MER_CASES = [
+    ("9876 5432", "九八七六五四三二"),
+    ("我想send個e-mail, Wi-Fi okay", "我想send個email, WiFi ok"),
+]
+
+
+def test_the_mer_drawing_shows_the_token_alignment_cpython_draws(site: editor_site.Site, page: Any) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    root.locator("[data-cvb-drawing-mode=mer]").click()
+    results = page.evaluate(SCORE_PAIRS, [MER_CASES, None])
+    render_view = editor_site.render_view()
+    want = page.evaluate(
+        NORMALISE_HTML, [render_view(reference=r, hypothesis=h, mer=True).html for r, h in MER_CASES]
+    )
+    for result, html in zip(results, want, strict=True):
+        assert result["shown"] == html
+    assert root.locator("[data-cvb-drawing-mode=mer]").get_attribute("aria-pressed") == "true"
+    # The digits read out as Han characters are MER errors, and drawn as such.
+    assert root.locator(
+        "[data-cvb-drawing] [data-op=delete], [data-cvb-drawing] [data-op=substitute]"
+    ).count()
+
+
+def test_the_permalink_restores_the_texts_on_load_and_on_back_and_forward(
+    site: editor_site.Site, page: Any
+) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    page.evaluate(SET_AND_WAIT, ["[data-cvb-hyp]", "9876 5432 e-mail"])
+    page.wait_for_function("() => location.hash.startsWith('#cvb1=')")
+    link = page.url
+    reference = root.locator("[data-cvb-ref]").input_value()
+    # A fresh page from the link: the texts come back before Python is even asked for.
+    other = page.context.new_page()
+    other.goto(link)
+    again = other.locator("[data-cvb-editor]").first
+    assert again.locator("[data-cvb-hyp]").input_value() == "9876 5432 e-mail"
+    assert again.locator("[data-cvb-ref]").input_value() == reference
+    other.close()
+    # Reset brings back the sample and clears the fragment; back/forward bring the edit back.
+    sample = editor_site.sample()
+    page.goto(link.split("#")[0])
+    root = wait_live(page)
+    assert root.locator("[data-cvb-hyp]").input_value() == sample["hypothesis"]
+    page.go_back()
+    page.wait_for_function(
+        "() => document.querySelector('[data-cvb-editor] [data-cvb-hyp]').value === '9876 5432 e-mail'"
+    )
+    root.locator("[data-cvb-reset]").click()
+    assert root.locator("[data-cvb-hyp]").input_value() == sample["hypothesis"]
+    page.wait_for_function("() => location.hash === ''")

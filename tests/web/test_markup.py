@@ -44,7 +44,9 @@ def test_user_text_is_escaped_and_the_drawing_is_not() -> None:
 
 def test_boxes_are_labelled_and_read_only_until_the_script_mounts() -> None:
     html = render()
-    assert html.count("<label") == 2 and html.count("<textarea") == 2
+    # Every box and every file chooser sits in its own label.
+    assert html.count("<textarea") == 2 and html.count('type="file"') == 2
+    assert html.count("<label") == 4
     assert html.count(" readonly") == 2
     assert 'aria-live="polite"' in html and 'role="status"' in html
     assert "data-cvb-editor" in html and ' id="' not in html

@@ -65,3 +65,27 @@ def test_a_wheel_that_cannot_be_installed_fails_the_snapshot_with_nodes_reason(t
         tool.make(wheels=wheels, dest=dest)
     assert not dest.exists()
     assert list(tmp_path.glob(".snapshot-*")) == []
+
+
+def test_the_snapshot_fits_the_memory_pyodide_starts_with() -> None:
+    # A snapshot larger than the wasm's initial memory cannot be restored (Pyodide ignores INITIAL_MEMORY);
+    # warming OpenCC's converter into it made one of 45 MB against 30 MB.
+    tool = editor_site.load_tool("snapshot_scorer")
+    record = json.loads((editor_site.SNAPSHOT / "record.json").read_text(encoding="utf-8"))
+    tool.check_restorable(editor_site.SNAPSHOT / record["snapshot"], editor_site.PYODIDE / "pyodide.asm.wasm")
+    initial = tool.wasm_initial_memory((editor_site.PYODIDE / "pyodide.asm.wasm").read_bytes())
+    assert initial % 65536 == 0 and initial > 0
+    assert tool.snapshot_heap_bytes((editor_site.SNAPSHOT / record["snapshot"]).read_bytes()) <= initial
+
+
+def test_a_snapshot_larger_than_the_starting_memory_is_refused(tmp_path: Path) -> None:
+    import gzip
+
+    tool = editor_site.load_tool("snapshot_scorer")
+    wasm = editor_site.PYODIDE / "pyodide.asm.wasm"
+    initial = tool.wasm_initial_memory(wasm.read_bytes())
+    header = (0).to_bytes(4, "little") + (16).to_bytes(4, "little") + bytes(8)
+    too_big = tmp_path / "big.bin.gz"
+    too_big.write_bytes(gzip.compress(header + bytes(initial + 65536), compresslevel=1))
+    with pytest.raises(tool.SnapshotError, match="no browser could restore it"):
+        tool.check_restorable(too_big, wasm)

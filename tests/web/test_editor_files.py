@@ -1,0 +1,142 @@
+"""File mode in Debian's Chromium: the same two JSONL files through the browser and through `cvb-score --json`
+give the same bytes; a bad line gets the CLI's sentence, with the file's name and the line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import editor_site
+import pytest
+from conftest import wait_live
+from pairs import parity_pairs
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+CLI = editor_site.ROOT / ".venv" / "bin" / "cvb-score"
+FILES = "[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-files]"
+
+
+def write_pair(folder: Path, pairs: list[tuple[str, str]], *, missing: int = 3) -> tuple[Path, Path]:
+    ref, hyp = folder / "dev-ref.jsonl", folder / "dev-hyp.jsonl"
+    ref.write_text(
+        "".join(
+            json.dumps({"id": f"clip-{i:04d}", "text": r}, ensure_ascii=False) + "\n"
+            for i, (r, _) in enumerate(pairs)
+        ),
+        encoding="utf-8",
+    )
+    # The last few clips have no hypothesis, so coverage is below one and they are scored as deletions.
+    hyp.write_text(
+        "".join(
+            json.dumps({"id": f"clip-{i:04d}", "text": h}, ensure_ascii=False) + "\n"
+            for i, (_, h) in enumerate(pairs[: len(pairs) - missing])
+        ),
+        encoding="utf-8",
+    )
+    return ref, hyp
+
+
+def choose(page: Any, ref: Path, hyp: Path) -> Any:
+    box = page.locator(FILES)
+    box.locator("summary").click()
+    box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+    box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
+    return box
+
+
+def cli(ref: Path, hyp: Path, *options: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [str(CLI), *options, ref.name, hyp.name], cwd=ref.parent, capture_output=True, check=False
+    )
+
+
+def test_the_downloaded_json_is_the_clis_byte_for_byte(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    pairs = parity_pairs()[40:100]  # generated calls, past the edge cases (empty texts and the like)
+    ref, hyp = write_pair(tmp_path, pairs)
+    page.goto(site.url(site.editor_path))
+    box = choose(page, ref, hyp)
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+    assert "Scored 60 clips" in box.locator("[data-cvb-files-status]").inner_text()
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    got = Path(download.value.path()).read_bytes()
+    want = cli(ref, hyp, "--json")
+    assert want.returncode == 0, want.stderr
+    assert got == want.stdout
+    # The table lists every clip, worst first; a click draws that clip in the editor above.
+    rows = box.locator("tbody tr")
+    assert rows.count() == 60
+    report = json.loads(want.stdout)
+    worst = max(report["clips"], key=lambda c: c["cer"])
+    assert rows.first.get_attribute("data-clip") == worst["id"]
+    summary = box.locator("[data-cvb-files-summary]").inner_text()
+    assert f"{report['cer'] * 100:.2f}%" in summary and "57 of 60" in summary, summary
+    box.locator("thead [data-sort=id]").click()
+    assert box.locator("tbody tr").first.get_attribute("data-clip") == "clip-0000"
+    box.locator("tbody tr").nth(1).locator("button").click()
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-hyp]').value === want",
+        arg=pairs[1][1],
+    )
+    assert root.locator("[data-cvb-ref]").input_value() == pairs[1][0]
+
+
+@pytest.mark.parametrize(
+    ("bad", "line"),
+    [
+        ('{"id": "clip-0001", "text": "保單"\n', 2),
+        ('{"id": "clip-0001"}\n', 2),
+        ('{"id": "zzz", "text": "x"}\n', 2),
+    ],
+)
+def test_a_file_with_a_bad_line_gets_the_clis_sentence(
+    site: editor_site.Site, page: Any, tmp_path: Path, bad: str, line: int
+) -> None:
+    ref, hyp = write_pair(tmp_path, [("保單", "保单"), ("你好", "你好")], missing=0)
+    hyp.write_text(hyp.read_text(encoding="utf-8").splitlines(keepends=True)[0] + bad, encoding="utf-8")
+    want = cli(ref, hyp, "--json")
+    assert want.returncode == 2
+    sentence = want.stderr.decode().strip().removeprefix("cvb-score: ")
+    assert f"line {line}" in sentence and hyp.name in sentence
+    page.goto(site.url(site.editor_path))
+    box = choose(page, ref, hyp)
+    page.wait_for_function(
+        "([sel, want]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent === want",
+        arg=[FILES, sentence],
+        timeout=120_000,
+    )
+    assert box.locator("[data-cvb-files-actions]").is_hidden()
+    assert box.locator("tbody tr").count() == 0
+    wait_live(page)
+
+
+PASTE = """
+([selector, text]) => {
+  const box = document.querySelector(selector);
+  const data = new DataTransfer();
+  data.setData('text/plain', text);
+  box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+}
+"""
+
+
+def test_pasted_jsonl_is_scored_as_files_not_as_text(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    ref, hyp = write_pair(tmp_path, parity_pairs()[100:110], missing=1)
+    page.goto(site.url(site.editor_path))
+    box = page.locator(FILES)
+    box.locator("summary").click()
+    page.evaluate(PASTE, [FILES, ref.read_text(encoding="utf-8")])
+    assert "hypothesis" in box.locator("[data-cvb-files-status]").inner_text()
+    page.evaluate(PASTE, [FILES, hyp.read_text(encoding="utf-8")])
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
