@@ -244,7 +244,7 @@ def _render_pages(
     pages = {page.output: render(env, page.template, context) for page in PAGES}
     if extra_pages is not None:
         pages.update(extra_pages(context))
-    zh = zh_context(config, fragments_for(ZH))
+    zh = zh_context(config, fragments_for(ZH), artefacts=files)
     zh_pages = {page.output: render(env, page.template, zh) for page in ZH.pages}
     return Rendered(
         pages=pages,
@@ -544,9 +544,11 @@ def _run_mkdocs(
     settings["extra_css"].append(up + "assets/editor/editor.css")
     # After the theme's and the site's own styles: Hong Kong glyph shapes wherever a page marks Chinese zh-HK.
     settings["extra_css"].append(up + "assets/hk-fonts.css")
-    settings.setdefault("extra_javascript", []).append(
-        {"path": up + "assets/editor/editor.js", "type": "module"}
-    )
+    # The site's own scripts live at the root too; an edition below it reaches them one level further up.
+    settings["extra_javascript"] = [
+        up + entry if isinstance(entry, str) else entry for entry in settings.get("extra_javascript", [])
+    ]
+    settings["extra_javascript"].append({"path": up + "assets/editor/editor.js", "type": "module"})
     _edition_settings(settings, edition, user_dict)
     config_file = work / f"mkdocs-{edition.code}.yml"
     text = yaml.safe_dump(settings, allow_unicode=True, sort_keys=False)
@@ -579,8 +581,18 @@ def _edition_settings(settings: dict[str, Any], edition: Edition, user_dict: Pat
             # the page's own path, so each link goes to the same page in the other edition.
             "link": "../" * edition.prefix.count("/") + other.prefix,
             "lang": other.lang,
+            # The page addresses the other edition has; a page it lacks (the standings) links its home.
+            "pages": [
+                "" if page.output == "index.md" else page.output.removesuffix(".md") + "/"
+                for page in other.pages
+            ],
         }
         for other in EDITIONS
+    ]
+    # The navigation lists the pages this edition has (the standings are English only for now).
+    own = {page.output for page in edition.pages}
+    settings["nav"] = [
+        entry for entry in settings.get("nav", []) if not isinstance(entry, str) or entry in own
     ]
     if edition.code != "en":
         # Headings keep their Chinese in their anchors (#量度甚麼, not #_4): the default slug drops every

@@ -224,9 +224,16 @@ def _print_in(tree: Path, tmp: Path) -> Path:
     env.pop("PYTHONHOME", None)
     rules = packages / "cvb_scorer" / "scoring_rules.json"
     out = tmp / "printed"
-    for args in (["rules", "--out", str(rules)], ["issue", "print", "--out", str(out)]):
+    steps = (
+        ["generator.cli", "rules", "--out", str(rules)],
+        # The integration page states the kit zip's size and sha256, and the zip carries the built-in clips:
+        # that commit's clips are made again (espeak-ng and sox give the same bytes) before anything is printed.
+        ["starter_kit.clips", str(tree / "build" / "clips")],
+        ["generator.cli", "issue", "print", "--out", str(out)],
+    )
+    for args in steps:
         done = subprocess.run(
-            [sys.executable, "-m", "generator.cli", *args], cwd=tree, env=env, capture_output=True, text=True
+            [sys.executable, "-m", *args], cwd=tree, env=env, capture_output=True, text=True
         )
         if done.returncode != 0:
             raise IssueError(f"Printing at {tree.name} failed: {(done.stderr or done.stdout).strip()}")

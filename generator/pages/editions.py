@@ -7,12 +7,13 @@ replaced by the glossary's (generator.config.localise), plus the glossary's term
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.config import Config
 from generator.config.localise import zh_config
+from generator.pages.downloads import Artefact
 from generator.pages.site import PAGES, Fragments, Page, site_context
 from generator.provenance import Text
 
@@ -63,9 +64,9 @@ def interface_strings(config: Config, language: str) -> dict[str, str]:
     return {key: getattr(pair, language) for key, pair in config.glossary.interface.items()}
 
 
-def zh_context(config: Config, fragments: Fragments) -> dict[str, Any]:
+def zh_context(config: Config, fragments: Fragments, *, artefacts: Sequence[Artefact] = ()) -> dict[str, Any]:
     """The Chinese pages' context: the same page model over the Chinese config, plus the glossary."""
-    context = site_context(zh_config(config), fragments)
+    context = site_context(zh_config(config), fragments, artefacts=artefacts)
     terms = glossary_terms(config, "zh")
     context.update(
         t=terms,

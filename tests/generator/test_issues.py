@@ -103,6 +103,8 @@ def repo_copy(tmp_path: Path) -> Layout:
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "the project")
+    # The kit zip the pages describe carries the built-in clips, which `make clips` writes (not tracked).
+    shutil.copytree(REPO / "build" / "clips", root / "build" / "clips")
     return Layout(root=root)
 
 

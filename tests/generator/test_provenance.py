@@ -87,6 +87,11 @@ NOT_ON_THE_CHINESE_PAGES: dict[tuple[str, Key], str] = {
         "a link to the platform's starter kit promises an artefact this build does not produce (issue 10); "
         "the Chinese guide lists only the build's own downloads"
     ),
+    ("scoring.yaml", ("rating_scale", "min")): (
+        "shown on the Chinese methodology (its rating range and its mapping table), but the first candidate value "
+        "also rewrites that table, so the count of each of its printed forms stays level; the English check above "
+        "covers the value"
+    ),
 }
 
 
@@ -97,12 +102,12 @@ def published_zh(rendered: Rendered) -> str:
 
 @functools.cache
 def baseline_zh() -> str:
-    return published_zh(render_all(LAYOUT))
+    return published_zh(render_all(LAYOUT, results=no_records()))
 
 
 @functools.cache
 def baseline_en_pages() -> str:
-    return "\n".join(render_all(LAYOUT).pages.values())
+    return _ARTEFACT_FIGURES.sub("", "\n".join(render_all(LAYOUT, results=no_records()).pages.values()))
 
 
 def forms_zh(value: Any) -> list[str]:
@@ -111,7 +116,8 @@ def forms_zh(value: Any) -> list[str]:
     if isinstance(value, str):
         # A translated sentence shows the config's numbers in the glossary's words around them.
         out += re.findall(r"[0-9]+", value)
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        # Negative values (a level in dBFS) are printed in digits; Chinese number words spell only what is >= 0.
         n = Num(value, frozenset())
         out += [zh_words(n).text, zh_spell(n).text, zh_fraction(n).text, zh_channels(n).text]
     return [f for f in dict.fromkeys(out) if f]
@@ -301,7 +307,8 @@ def test_changing_a_setting_changes_what_is_published(tmp_path: Path, file: str,
         return
     # A setting the English pages do not show (only the kit's files or the scoring rules, which both editions
     # offer as the same downloads) need not be on the Chinese pages either.
-    en_pages = "\n".join(rendered.pages.values())
+    # Hashes and sizes of downloads are masked: a changed file moves them, but that shows no value.
+    en_pages = _ARTEFACT_FIGURES.sub("", "\n".join(rendered.pages.values()))
     if not any(
         count(en_pages, form) != count(baseline_en_pages(), form) for form in [*forms(new), *forms(old)]
     ):

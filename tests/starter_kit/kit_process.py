@@ -165,6 +165,9 @@ class Received:
                 return at
         raise AssertionError(f"no {kind} arrived: {self.texts()}")
 
+    def audio_times(self) -> list[int]:
+        return [at for at, item in self.items if isinstance(item, int)]
+
     def audio_between(self, start_ns: int, end_ns: int) -> list[int]:
         return [item for at, item in self.items if isinstance(item, int) and start_ns <= at <= end_ns]
 
