@@ -185,12 +185,14 @@ def _cvb_files_text():
 
 
 def _cvb_clip(clip_id):
-    from cvb_scorer.report import parse_jsonl
+    from cvb_scorer.report import decode_jsonl, parse_jsonl
+    from cvb_scorer.rules import load_packaged_rules
 
+    limit = load_packaged_rules().input.max_text_chars
     texts = []
     for path in _cvb_placed:
-        with open(path, encoding="utf-8-sig") as handle:
-            records = parse_jsonl(handle.read(), name=path)
+        with open(path, "rb") as handle:
+            records = parse_jsonl(decode_jsonl(handle.read(), name=path), name=path, max_chars=limit)
         texts.append(records.get(clip_id, ("", 0))[0])
     return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
 `);

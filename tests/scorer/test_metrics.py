@@ -9,7 +9,7 @@ from cvb_scorer.align import Counts
 from cvb_scorer.metrics import rate, score_clip, score_corpus
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.tokens import TokenClass
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 
@@ -139,6 +139,7 @@ def test_corpus_scores_every_clip_as_score_clip_does() -> None:
 
 
 @settings(max_examples=300, deadline=None)
+@example("萬一", "万三")
 @given(
     st.text(alphabet="這个個门門们們净淨呢人好一二三万萬系係", max_size=30),
     st.text(alphabet="這个個门門们們净淨呢人好一二三万萬系係", max_size=30),
@@ -150,5 +151,7 @@ def test_simplified_cost_is_the_errors_that_folding_the_hypothesis_removes(ref: 
     clip = score_clip("a", ref, hyp)
     folded = script_folded_cer(clip.reference, clip.hypothesis, clip.cer_alignment)
     after = edit_counts(clip.reference.cer, folded).errors
-    assert after <= clip.cer_counts.errors
-    assert clip.simplified.errors == clip.cer_counts.errors - after
+    # Folding can make a numeral readable (万三 → 萬三, read as 13000), so the folded text may cost more; then no
+    # error was the script's fault. Hypothesis found ref 萬一 against hyp 万三.
+    assert clip.simplified.errors == max(0, clip.cer_counts.errors - after)
+    assert 0 <= clip.simplified.errors <= clip.cer_counts.errors
