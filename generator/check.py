@@ -124,8 +124,9 @@ def scan_template(path: Path, shown: str) -> Iterator[Provenance]:
             )
 
 
-def scan_output(text: str, shown: str) -> Iterator[Provenance]:
-    """Digits outside marker brackets were not printed from a tracked config value."""
+def _unmarked_lines(text: str) -> Iterator[tuple[int, str, str]]:
+    """Each line of a marked rendering: its number, the line without markers, and the line with every
+    bracketed (tracked) character blanked, so only what a template typed remains. Brackets may span lines."""
     depth = 0
     for number, line in enumerate(text.splitlines(), start=1):
         outside = []
@@ -136,9 +137,15 @@ def scan_output(text: str, shown: str) -> Iterator[Provenance]:
                 depth -= 1
             else:
                 outside.append(ch if depth == 0 else " ")
-        visible = _ALLOWED.sub(lambda m: " " * len(m.group(0)), "".join(outside))
+        clean = line.replace(MARK_OPEN, "").replace(MARK_CLOSE, "").strip()
+        yield number, clean, "".join(outside)
+
+
+def scan_output(text: str, shown: str) -> Iterator[Provenance]:
+    """Digits outside marker brackets were not printed from a tracked config value."""
+    for number, clean, outside in _unmarked_lines(text):
+        visible = _ALLOWED.sub(lambda m: " " * len(m.group(0)), outside)
         if _DIGIT.search(visible):
-            clean = line.replace(MARK_OPEN, "").replace(MARK_CLOSE, "").strip()
             yield Provenance(shown, number, clean[:160], "a number here did not come from the config")
 
 
@@ -173,18 +180,8 @@ def scan_zh_template(path: Path, shown: str, terms: Mapping[str, str]) -> Iterat
 
 def scan_zh_output(text: str, shown: str, avoid: Mapping[str, str]) -> Iterator[Provenance]:
     """A rendered Chinese page: Chinese number words outside marker brackets, and wordings to avoid."""
-    depth = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        outside = []
-        for ch in line:
-            if ch == MARK_OPEN:
-                depth += 1
-            elif ch == MARK_CLOSE:
-                depth -= 1
-            else:
-                outside.append(ch if depth == 0 else " ")
-        clean = line.replace(MARK_OPEN, "").replace(MARK_CLOSE, "").strip()
-        for word in zh_number_words("".join(outside)):
+    for number, clean, outside in _unmarked_lines(text):
+        for word in zh_number_words(outside):
             yield Provenance(
                 shown, number, clean[:160], f"the number word {word!r} did not come from the config"
             )
