@@ -197,8 +197,8 @@ def render_all(
         issue_pdfs=issue_pdfs,
         # Downloads are the plain bytes the site serves, whatever brackets the check adds to `kit`.
         files=artefacts(config, plain, kit_zip_bytes, wheel, pdf_files),
-        extra_pages=lambda context: board_pages(
-            layout, config, env, context, results=results, without_bad_records=without_bad_records
+        extra_pages=lambda context, edition: board_pages(
+            layout, config, env, context, edition, results=results, without_bad_records=without_bad_records
         ),
     )
 
@@ -214,8 +214,8 @@ def _render_pages(
     wheel: scorer_bridge.ScorerWheel | None,
     issue_pdfs: Sequence[Mapping[str, str]],
     files: list[Artefact],
-    # Pages rendered from the English context beside the fixed ones (the standings); none in print.
-    extra_pages: Callable[[dict[str, Any]], dict[str, str]] | None = None,
+    # Pages rendered from each edition's context beside the fixed ones (the standings); none in print.
+    extra_pages: Callable[[dict[str, Any], Edition], dict[str, str]] | None = None,
 ) -> Rendered:
     def fragments_for(edition: Edition) -> Fragments:
         editors = editors_for(edition)
@@ -243,9 +243,11 @@ def _render_pages(
     context = site_context(config, fragments, artefacts=files)
     pages = {page.output: render(env, page.template, context) for page in PAGES}
     if extra_pages is not None:
-        pages.update(extra_pages(context))
+        pages.update(extra_pages(context, EN))
     zh = zh_context(config, fragments_for(ZH), artefacts=files)
     zh_pages = {page.output: render(env, page.template, zh) for page in ZH.pages}
+    if extra_pages is not None:
+        zh_pages.update(extra_pages(zh, ZH))
     return Rendered(
         pages=pages,
         kit=kit,
@@ -271,11 +273,13 @@ def board_pages(
     config: Config,
     env: jinja2.Environment,
     context: dict[str, Any],
+    edition: Edition,
     *,
     results: Path | None,
     without_bad_records: bool | None,
 ) -> dict[str, str]:
-    """The standings page and one page per entrant, from the run records in the results folder."""
+    """The standings page and one page per entrant of one edition, from the run records in the results folder
+    (the model is computed once and shared: both editions word the same facts)."""
     folder = results or Path(os.environ.get("CVB_RESULTS") or layout.root / "results" / "example")
     if without_bad_records is None:
         without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
@@ -304,10 +308,10 @@ def board_pages(
             "Fix or remove them, or build without them explicitly (cvb build --without-bad-records, or "
             "CVB_BUILD_WITHOUT_BAD_RECORDS=1), which lists them on the standings page."
         )
-    pages = {"standings.md": render(env, "standings.md.j2", {**context, "board": model})}
+    pages = {"standings.md": render(env, edition.templates + "standings.md.j2", {**context, "board": model})}
     for page in model.entrants:
         pages[f"entrants/{page.slug}.md"] = render(
-            env, "entrant.md.j2", {**context, "board": model, "page": page}
+            env, edition.templates + "entrant.md.j2", {**context, "board": model, "page": page}
         )
     return pages
 
@@ -385,6 +389,7 @@ def build_site(
         zh_docs = work / "docs-zh"
         zh_docs.mkdir()
         for name, text in rendered.zh_pages.items():
+            (zh_docs / name).parent.mkdir(parents=True, exist_ok=True)
             (zh_docs / name).write_text(text, encoding="utf-8")
         user_dict = work / "jieba-user.txt"
         user_dict.write_text(
@@ -392,6 +397,8 @@ def build_site(
             encoding="utf-8",
         )
         base_url = site_url or rendered.config.platform.urls.base + "/"
+        # Each edition's pages as rendered (the standings and entrants' pages come from the records).
+        outputs = {EN.code: tuple(rendered.pages), ZH.code: tuple(rendered.zh_pages)}
         site = work / "site"
         _run_mkdocs(
             layout,
@@ -402,6 +409,7 @@ def build_site(
             site_name=rendered.config.platform.programme.name,
             site_url=base_url,
             user_dict=user_dict,
+            outputs=outputs,
         )
         zh_site = work / "site-zh"
         _run_mkdocs(
@@ -415,6 +423,7 @@ def build_site(
             ),
             site_url=base_url + ZH.prefix,
             user_dict=user_dict,
+            outputs=outputs,
             theme_dir=_zh_theme(layout, work, rendered.zh_not_found),
         )
         zh_site.rename(site / ZH.prefix.rstrip("/"))
@@ -526,6 +535,7 @@ def _run_mkdocs(
     site_name: str,
     site_url: str,
     user_dict: Path,
+    outputs: Mapping[str, Sequence[str]],
     theme_dir: Path | None = None,
 ) -> None:
     from mkdocs.commands.build import build
@@ -549,7 +559,7 @@ def _run_mkdocs(
         up + entry if isinstance(entry, str) else entry for entry in settings.get("extra_javascript", [])
     ]
     settings["extra_javascript"].append({"path": up + "assets/editor/editor.js", "type": "module"})
-    _edition_settings(settings, edition, user_dict)
+    _edition_settings(settings, edition, user_dict, outputs)
     config_file = work / f"mkdocs-{edition.code}.yml"
     text = yaml.safe_dump(settings, allow_unicode=True, sort_keys=False)
     config_file.write_text(text.replace(UNICODE_SLUGS, UNICODE_SLUGS_YAML), encoding="utf-8")
@@ -571,8 +581,11 @@ def _run_mkdocs(
         mkdocs_log.removeHandler(collected)
 
 
-def _edition_settings(settings: dict[str, Any], edition: Edition, user_dict: Path) -> None:
-    """The theme's language, the switcher to the other editions, and search that segments Chinese."""
+def _edition_settings(
+    settings: dict[str, Any], edition: Edition, user_dict: Path, outputs: Mapping[str, Sequence[str]]
+) -> None:
+    """The theme's language, the switcher to the other editions, and search that segments Chinese.
+    `outputs`: each edition's rendered pages by edition code (what the nav and the switcher may link)."""
     settings["theme"]["language"] = edition.lang
     settings.setdefault("extra", {})["alternate"] = [
         {
@@ -581,16 +594,16 @@ def _edition_settings(settings: dict[str, Any], edition: Edition, user_dict: Pat
             # the page's own path, so each link goes to the same page in the other edition.
             "link": "../" * edition.prefix.count("/") + other.prefix,
             "lang": other.lang,
-            # The page addresses the other edition has; a page it lacks (the standings) links its home.
+            # The page addresses the other edition has; a page it lacks links its home.
             "pages": [
-                "" if page.output == "index.md" else page.output.removesuffix(".md") + "/"
-                for page in other.pages
+                "" if output == "index.md" else output.removesuffix(".md") + "/"
+                for output in outputs[other.code]
             ],
         }
         for other in EDITIONS
     ]
-    # The navigation lists the pages this edition has (the standings are English only for now).
-    own = {page.output for page in edition.pages}
+    # The navigation lists the pages this edition has.
+    own = set(outputs[edition.code])
     settings["nav"] = [
         entry for entry in settings.get("nav", []) if not isinstance(entry, str) or entry in own
     ]

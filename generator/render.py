@@ -8,6 +8,7 @@ from typing import Any
 
 import jinja2
 
+from generator.pages.board import chart_svg
 from generator.pages.words import and_list, cardinal, fraction_words
 from generator.pages.words_zh import ZH_FILTERS
 from generator.provenance import Num, Text
@@ -69,6 +70,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "words": cardinal,
     "fraction": fraction_words,
     "and_list": and_list,
+    # The standings' interval chart, titled in the page's language (generator/pages/board.py).
+    "chart_svg": chart_svg,
     # The Chinese edition's number words (generator/pages/words_zh.py).
     **ZH_FILTERS,
 }

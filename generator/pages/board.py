@@ -1,28 +1,27 @@
-"""The standings board's page model: rows, bands, labels, sentences and the interval chart, from run records.
+"""The standings board's page model: rows, bands, labels, gaps and the interval chart, from run records.
 
 Pure: records and the config in, tracked values out. Every figure is a Num whose source is the record file(s)
-it came from (and the config keys for rules), so `cvb check` traces board numbers like any other. Sentences are
-built here, with the facts they state kept beside them (``BandFact``), so another edition can word them its way.
+it came from (and the config keys for rules), so `cvb check` traces board numbers like any other. The model
+holds facts, never sentences: each edition words them in its own templates (docs/templates/_board.md.j2 and
+docs/templates/zh/_board.md.j2), so both editions read the same facts and neither translates the other.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
 from cvb_scorer.rules import ScoringRules
 
 from generator.config import Config
-from generator.config.tracked_view import VConfig
 from generator.pages.derive import tracked
 from generator.provenance import Num, Text
 from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows
 from generator.results.records import Entrant, Loaded
 
-MEASURED_NOT_RATED = "measured, not rated"
 CORE = "core"
 
 
@@ -51,6 +50,27 @@ class BandKind(enum.Enum):
     BROKEN_CHAIN = "broken_chain"  # the leader overlaps someone in the band above, but not its leader
 
 
+class Label(enum.Enum):
+    """What stands beside a pillar's figure; each edition words it."""
+
+    MEASURED_NOT_RATED = "measured_not_rated"  # published on its machine measure
+    PROVISIONAL = "provisional"  # the pillar is not final
+    CAPPED = "capped"  # speech capped: no tone recovered
+
+
+class GapKind(enum.Enum):
+    """Why a Core or Full Score is not shown."""
+
+    MISSING_CORE = "missing_core"  # a core pillar was not entered
+    PENDING = "pending"  # an entered pillar is not final (the Full Score is withheld)
+
+
+@dataclass(frozen=True)
+class Gap:
+    kind: GapKind
+    pillars: tuple[str, ...]  # the pillar ids concerned, in the board's order
+
+
 @dataclass(frozen=True)
 class BandFact:
     band: Num
@@ -58,9 +78,10 @@ class BandFact:
     kind: BandKind
     leader: Text
     members: tuple[Text, ...]  # the others in the band
-    chained_to: tuple[Text, ...]  # for BROKEN_CHAIN: entries of the band above whose intervals it overlaps
+    # Entries of the band above whose intervals the leader overlaps (never that band's leader): the overlap does
+    # not chain it upwards. Any kind may have them; BROKEN_CHAIN is a band of one that has them.
+    chained_to: tuple[Text, ...]
     above_leader: Text | None
-    sentence: Text
 
 
 @dataclass(frozen=True)
@@ -68,8 +89,28 @@ class FigureView:
     value: Num
     low: Num
     high: Num
+    # Zero width at a bound of the scale: the edition says the width shows the scale's limit, not certainty.
     collapsed: bool
-    collapse_note: Text | None
+    # A rate (CER, MER: a fraction the edition shows as a percentage), not a 0-100 score.
+    rate: bool = False
+
+
+@dataclass(frozen=True)
+class ChartItem:
+    name: Text
+    figure: Figure
+    band: int
+    leader: bool
+
+
+@dataclass(frozen=True)
+class Chart:
+    """What the interval chart draws; `interval_svg` draws it with the title the edition gives."""
+
+    items: tuple[ChartItem, ...]
+    lo: float
+    hi: float
+    sources: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -80,19 +121,18 @@ class BoardRow:
     name: Text
     slug: Text
     figure: FigureView
-    labels: tuple[Text, ...]
+    labels: tuple[Label, ...]
     cer: FigureView | None
+    # The entrant's CER on the cross-anchor benchmark (recognition board only); None: no figure submitted.
     cross_anchor: Num | None
-    cross_anchor_text: Text
 
 
 @dataclass(frozen=True)
 class Board:
-    id: str
-    title: Text
+    id: str  # a pillar id, or CORE; the edition names it
     rows: tuple[BoardRow, ...]
     bands: tuple[BandFact, ...]
-    svg: Text
+    chart: Chart
 
 
 @dataclass(frozen=True)
@@ -101,8 +141,8 @@ class CompositeRow:
     slug: Text
     core: FigureView | None
     full: FigureView | None
-    core_note: Text | None
-    full_note: Text | None
+    core_gap: Gap | None
+    full_gap: Gap | None
 
 
 @dataclass(frozen=True)
@@ -110,23 +150,25 @@ class VersionGroup:
     version: Text
     current: bool
     floor: Num | None
-    note: Text | None
+    # For a group under an older version: the current version and its floor, so the edition can explain that
+    # scores either side of the floor change are on different scales. None for the current group.
+    current_version: Text | None
+    current_floor: Num | None
     boards: tuple[Board, ...]
     composites: tuple[CompositeRow, ...]
 
 
 @dataclass(frozen=True)
 class PillarDetail:
-    title: Text
+    pillar: str
     figure: FigureView
     cer: FigureView | None
     mer: FigureView | None
     cross_anchor: Num | None
-    cross_anchor_text: Text
     clips: Num
     runs: Num
     final: bool
-    labels: tuple[Text, ...]
+    labels: tuple[Label, ...]
     sources: tuple[Text, ...]
 
 
@@ -138,8 +180,8 @@ class EntrantPage:
     pillars: tuple[PillarDetail, ...]
     core: FigureView | None
     full: FigureView | None
-    core_note: Text | None
-    full_note: Text | None
+    core_gap: Gap | None
+    full_gap: Gap | None
 
 
 @dataclass(frozen=True)
@@ -151,44 +193,42 @@ class BoardModel:
     resamples: Num
     seed: Num
     refused: tuple[Text, ...]
-    measured_not_rated: Text
 
 
 def _view(fig: Figure, sources: Sequence[str], *, rate: bool = False) -> FigureView:
-    note = None
-    if fig.collapsed:
-        bound = _num(fig.low if not rate else fig.low * 100, sources)
-        unit = "%" if rate else ""
-        note = Text(
-            f"The interval collapsed to {bound}{unit}: the resamples all sit at the edge of the scale, so the zero "
-            "width shows the scale's limit, not certainty.",
-            bound.sources,
-        )
     return FigureView(
-        _num(fig.value, sources), _num(fig.low, sources), _num(fig.high, sources), fig.collapsed, note
+        _num(fig.value, sources), _num(fig.low, sources), _num(fig.high, sources), fig.collapsed, rate
     )
 
 
-def _labels(result: PillarResult) -> tuple[Text, ...]:
-    src = _src(result.sources)
+def _labels(result: PillarResult) -> tuple[Label, ...]:
     labels = []
     if result.measured_not_rated:
-        labels.append(Text(MEASURED_NOT_RATED, src))
+        labels.append(Label.MEASURED_NOT_RATED)
     if not result.final:
-        labels.append(Text("provisional", src))
+        labels.append(Label.PROVISIONAL)
     if result.capped:
-        labels.append(Text("capped: no tone recovered", src))
+        labels.append(Label.CAPPED)
     return tuple(labels)
 
 
-def _anchor(result: PillarResult | None, benchmark: Text) -> tuple[Num | None, Text]:
+def _anchor(result: PillarResult | None) -> Num | None:
     if result is None or result.cross_anchor is None or result.cross_anchor_source is None:
-        src = _src(result.sources) if result else frozenset()
-        return None, Text("no figure submitted", src | benchmark.sources)
-    value = Num(result.cross_anchor, frozenset({result.cross_anchor_source}))
-    return value, Text(
-        f"{round(result.cross_anchor * 100, 1):g}% on {benchmark}", value.sources | benchmark.sources
-    )
+        return None
+    return Num(result.cross_anchor, frozenset({result.cross_anchor_source}))
+
+
+def gaps(row: Row, rules: ScoringRules) -> tuple[Gap | None, Gap | None]:
+    """Why the row's Core and Full Scores are not shown (None where they are), as the scorer decided: the
+    scorer's composite gives a reason exactly when it withholds a score, and these are the facts it names."""
+    core_ids = {name for name, pillar in rules.pillars.items() if pillar.core}
+    missing = tuple(p for p in PILLAR_ORDER if p in core_ids and p not in row.pillars)
+    pending = tuple(p for p in PILLAR_ORDER if p in row.pillars and not row.pillars[p].final)
+    core = Gap(GapKind.MISSING_CORE, missing) if row.core_reason is not None else None
+    full = None
+    if row.full_reason is not None:
+        full = Gap(GapKind.MISSING_CORE, missing) if missing else Gap(GapKind.PENDING, pending)
+    return core, full
 
 
 def _band_facts(
@@ -218,26 +258,10 @@ def _band_facts(
             if figures[a.entry.name].high >= lf.low and figures[a.entry.name].low <= lf.high
         )
         above_leader = names[above[0].leader] if above else None
-        if others:
-            kind = BandKind.TIED
-            listed = ", ".join(str(o) for o in others)
-            text = (
-                f"Band {band_n}: {lead_name} leads; the interval of {listed} overlaps {lead_name}'s, so "
-                f"{'they are' if len(others) > 1 else 'the two are'} tied at rank {rank_n}."
-            )
-        else:
-            kind = BandKind.ALONE
-            text = f"Band {band_n}: {lead_name} alone at rank {rank_n}; no interval below overlaps it."
-        if chained and above_leader is not None:
-            kind = BandKind.BROKEN_CHAIN if not others else kind
-            text += (
-                f" Its interval overlaps {', '.join(str(c) for c in chained)} in the band above but not that "
-                f"band's leader, {above_leader}, so overlaps do not chain it upwards."
-            )
-        src = band_n.sources | lead_name.sources
-        facts.append(
-            BandFact(band_n, rank_n, kind, lead_name, others, chained, above_leader, Text(text, src))
-        )
+        kind = BandKind.TIED if others else BandKind.ALONE
+        if chained and above_leader is not None and not others:
+            kind = BandKind.BROKEN_CHAIN
+        facts.append(BandFact(band_n, rank_n, kind, lead_name, others, chained, above_leader))
     return facts
 
 
@@ -299,20 +323,23 @@ def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, 
     return "".join(parts)
 
 
+def chart_svg(chart: object, title: object) -> Text:
+    """The template filter: `{{ board.chart | chart_svg(title) }}`, the title in the page's language. Tracked by
+    the records and names the chart draws (its axis figures come from the config's scale)."""
+    if not isinstance(chart, Chart):
+        raise TypeError(f"chart_svg draws a board's chart, and was given {chart!r}")
+    items = [(str(i.name), i.figure, i.band, i.leader) for i in chart.items]
+    return Text(interval_svg(str(title), items, lo=chart.lo, hi=chart.hi), chart.sources)
+
+
 def _board(
     board_id: str,
-    title: Text,
     group: Sequence[Row],
-    figure_of: object,
+    get: Callable[[Row], Figure | None],
     *,
     rules: ScoringRules,
     names: Mapping[str, Text],
-    benchmark: Text,
 ) -> Board | None:
-    from collections.abc import Callable
-
-    assert callable(figure_of)
-    get: Callable[[Row], Figure | None] = figure_of
     banded = bands(group, get)
     if not banded:
         return None
@@ -324,7 +351,6 @@ def _board(
         fig = figures[row.entrant.id]
         result = row.pillars.get(board_id)
         sources = result.sources if result else row.sources
-        anchor, anchor_text = _anchor(row.pillars.get("asr"), benchmark)
         cer = row.pillars["asr"].cer if board_id == "asr" else None
         leader = b.leader == row.entrant.id
         board_rows.append(
@@ -337,49 +363,53 @@ def _board(
                 figure=_view(fig, sources),
                 labels=_labels(result) if result else (),
                 cer=_view(cer, sources, rate=True) if cer else None,
-                cross_anchor=anchor if board_id == "asr" else None,
-                cross_anchor_text=anchor_text,
+                cross_anchor=_anchor(row.pillars.get("asr")) if board_id == "asr" else None,
             )
         )
-        items.append((str(names[row.entrant.id]), fig, b.band, leader))
+        items.append(ChartItem(names[row.entrant.id], fig, b.band, leader))
     all_sources = frozenset(s for row, _ in banded for s in row.sources) | frozenset(
         s for n in names.values() for s in n.sources
     )
-    svg = interval_svg(f"{title}: intervals by entrant", items, lo=rules.score_min, hi=rules.score_max)
-    return Board(board_id, title, tuple(board_rows), tuple(facts), Text(svg, all_sources))
+    chart = Chart(tuple(items), rules.score_min, rules.score_max, all_sources)
+    return Board(board_id, tuple(board_rows), tuple(facts), chart)
 
 
-def _composite_row(row: Row, names: Mapping[str, Text]) -> CompositeRow:
+def _composite_row(row: Row, names: Mapping[str, Text], rules: ScoringRules) -> CompositeRow:
     src = row.sources
+    core_gap, full_gap = gaps(row, rules)
     return CompositeRow(
         name=names[row.entrant.id],
         slug=Text(slug(row.entrant.codename), names[row.entrant.id].sources),
         core=_view(row.core, src) if row.core else None,
         full=_view(row.full, src) if row.full else None,
-        core_note=Text(row.core_reason, _src(src)) if row.core_reason else None,
-        full_note=Text(row.full_reason, _src(src)) if row.full_reason else None,
+        core_gap=core_gap,
+        full_gap=full_gap,
     )
 
 
-def _floor_note(config: Config, version: str, current: str) -> tuple[Num | None, Text | None]:
+def _floors(config: Config, version: str, current: str) -> tuple[Num | None, Num | None]:
+    """The group's floor, and the current version's floor when the group is under an older version."""
     cfg = tracked(config)
     history = config.scoring.error_rate_floor_history
     idx = {e.scoring_version: i for i, e in enumerate(history)}
     if version not in idx:
         return None, None
     floor = cfg.scoring.error_rate_floor_history[idx[version]].floor
-    if version == current:
+    if version == current or current not in idx:
         return floor, None
-    now = cfg.scoring.error_rate_floor_history[idx[current]].floor if current in idx else None
-    if now is None:
-        return floor, None
-    text = (
-        f"These rows were scored under version {version}, when a recognition score reached zero at an error rate "
-        f"of {round(floor.value * 100):d}%; version {current} puts that floor at {round(now.value * 100):d}%. "
-        "Recognition scores either side of a floor change are on different scales, so this group is ranked on "
-        "its own and never against the rows above."
-    )
-    return floor, Text(text, floor.sources | now.sources)
+    return floor, cfg.scoring.error_rate_floor_history[idx[current]].floor
+
+
+def _figure_of(board_id: str) -> Callable[[Row], Figure | None]:
+    """The figure a board ranks: the Core Score, or one pillar's score (None where the row lacks it)."""
+    if board_id == CORE:
+        return lambda row: row.core
+
+    def pillar(row: Row) -> Figure | None:
+        result = row.pillars.get(board_id)
+        return result.score if result else None
+
+    return pillar
 
 
 def board_model(
@@ -390,50 +420,39 @@ def board_model(
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
     grouped = rows(loaded.records, loaded.entrants, rules=rules)
     current = rules.scoring_version
+    current_text = Text(current, frozenset({"scoring.current_scoring_version"}))
     order = sorted(grouped, key=lambda v: (v != current, v), reverse=False)
     groups = []
     pages = []
     for version in order:
         group = grouped[version]
         boards = []
-        for pid in PILLAR_ORDER:
-            title: Text = cfg.scoring.pillars[pid].name
-            board = _board(
-                pid,
-                title,
-                group,
-                lambda r, p=pid: r.pillars[p].score if p in r.pillars else None,
-                rules=rules,
-                names=names,
-                benchmark=benchmark,
-            )
+        for pid in (CORE, *PILLAR_ORDER):
+            board = _board(pid, group, _figure_of(pid), rules=rules, names=names)
             if board is not None:
                 boards.append(board)
-        core = _board(
-            CORE,
-            Text("Core Score", frozenset()),
-            group,
-            lambda r: r.core,
-            rules=rules,
-            names=names,
-            benchmark=benchmark,
-        )
-        if core is not None:
-            boards.insert(0, core)
-        floor, note = _floor_note(config, version, current)
-        version_text = Text(
-            version,
-            frozenset({"scoring.current_scoring_version"})
+        floor, current_floor = _floors(config, version, current)
+        version_text = (
+            current_text
             if version == current
-            else frozenset(s for r in group for s in r.sources),
+            else Text(version, frozenset(s for r in group for s in r.sources))
         )
         composites = tuple(
-            _composite_row(r, names) for r in sorted(group, key=lambda r: str(names[r.entrant.id]))
+            _composite_row(r, names, rules) for r in sorted(group, key=lambda r: str(names[r.entrant.id]))
         )
-        groups.append(VersionGroup(version_text, version == current, floor, note, tuple(boards), composites))
+        groups.append(
+            VersionGroup(
+                version=version_text,
+                current=version == current,
+                floor=floor,
+                current_version=current_text if current_floor is not None else None,
+                current_floor=current_floor,
+                boards=tuple(boards),
+                composites=composites,
+            )
+        )
         for r in group:
-            pages.append(_entrant_page(r, names, version_text, cfg, benchmark))
-    mnr = Text(MEASURED_NOT_RATED, frozenset())
+            pages.append(_entrant_page(r, names, version_text, rules))
     return BoardModel(
         groups=tuple(groups),
         entrants=tuple(pages),
@@ -442,29 +461,23 @@ def board_model(
         resamples=cfg.scoring.statistics.bootstrap_resamples,
         seed=cfg.scoring.statistics.bootstrap_seed,
         refused=tuple(Text(r, frozenset({"refused record"})) for r in refused),
-        measured_not_rated=mnr,
     )
 
 
-def _entrant_page(
-    row: Row, names: Mapping[str, Text], version: Text, cfg: VConfig, benchmark: Text
-) -> EntrantPage:
+def _entrant_page(row: Row, names: Mapping[str, Text], version: Text, rules: ScoringRules) -> EntrantPage:
     details = []
-    pillars = cfg.scoring.pillars
     for pid in PILLAR_ORDER:
         result = row.pillars.get(pid)
         if result is None:
             continue
         src = result.sources
-        anchor, anchor_text = _anchor(result, benchmark) if pid == "asr" else (None, Text("", frozenset()))
         details.append(
             PillarDetail(
-                title=pillars[pid].name,
+                pillar=pid,
                 figure=_view(result.score, src),
                 cer=_view(result.cer, src, rate=True) if result.cer else None,
                 mer=_view(result.mer, src, rate=True) if result.mer else None,
-                cross_anchor=anchor,
-                cross_anchor_text=anchor_text,
+                cross_anchor=_anchor(result) if pid == "asr" else None,
                 clips=_num(result.clips, src),
                 runs=_num(result.runs, src),
                 final=result.final,
@@ -472,7 +485,7 @@ def _entrant_page(
                 sources=tuple(Text(s, frozenset({s})) for s in src),
             )
         )
-    comp = _composite_row(row, names)
+    comp = _composite_row(row, names, rules)
     return EntrantPage(
         name=names[row.entrant.id],
         slug=comp.slug,
@@ -480,6 +493,6 @@ def _entrant_page(
         pillars=tuple(details),
         core=comp.core,
         full=comp.full,
-        core_note=comp.core_note,
-        full_note=comp.full_note,
+        core_gap=comp.core_gap,
+        full_gap=comp.full_gap,
     )

@@ -28,6 +28,9 @@ class Edition:
     # The edition's name in its own language, as the switcher shows it.
     name: str
     pages: tuple[Page, ...]
+    # Where the edition's own templates sit below docs/templates/ (the standings' and entrants' pages are
+    # rendered from TEMPLATES + "standings.md.j2" and "entrant.md.j2" beside the fixed pages).
+    templates: str
 
 
 ZH_TITLES = {
@@ -38,13 +41,14 @@ ZH_TITLES = {
     "changelog.md": "更新紀錄",
 }
 
-EN = Edition(code="en", lang="en", prefix="", name="English", pages=PAGES)
+EN = Edition(code="en", lang="en", prefix="", name="English", pages=PAGES, templates="")
 ZH = Edition(
     code="zh",
     lang="zh-HK",
     prefix="zh/",
     name="繁體中文",
     pages=tuple(Page(f"zh/{page.template}", page.output, ZH_TITLES[page.output]) for page in PAGES),
+    templates="zh/",
 )
 EDITIONS = (EN, ZH)
 # The Chinese 404 page is a theme template, not a Markdown page: rendered from this template into the theme.

@@ -107,10 +107,19 @@ def zh_share(n: Num) -> Text:
     return Text(_EXPOSURE_WORDS[-1][1], n.sources)
 
 
+def zh_list(items: list[Text]) -> Text:
+    """["甲", "乙", "丙"] → "甲、乙及丙", tracked by every item's sources (names may carry digits)."""
+    names = [str(i) for i in items]
+    joined = "、".join(names[:-1]) + "及" + names[-1] if len(names) > 1 else "".join(names)
+    sources: frozenset[str] = frozenset().union(*(i.sources for i in items)) if items else frozenset()
+    return Text(joined, sources)
+
+
 ZH_FILTERS = {
     "zh_channels": zh_channels,
     "zh_words": zh_words,
     "zh_spell": zh_spell,
     "zh_fraction": zh_fraction,
     "zh_share": zh_share,
+    "zh_list": zh_list,
 }
