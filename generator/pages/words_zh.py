@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 from generator.provenance import Num, Text
@@ -115,7 +116,7 @@ def zh_list(items: list[Text]) -> Text:
     return Text(joined, sources)
 
 
-ZH_FILTERS = {
+ZH_FILTERS: dict[str, Callable[..., Text]] = {
     "zh_channels": zh_channels,
     "zh_words": zh_words,
     "zh_spell": zh_spell,

@@ -1,5 +1,5 @@
-"""The standings board from run records: known answers for bands, labels and wording; refusals with file and
-reason; and figures equal to those recomputed independently from the per-clip records."""
+"""The standings board from run records: known answers for bands, labels and wording in both editions; refusals
+with file and reason; and figures equal to those recomputed independently from the per-clip records."""
 
 from __future__ import annotations
 
@@ -14,11 +14,17 @@ import pytest
 from cvb_scorer import stats
 from cvb_scorer.draw import PoolClip, draw
 from cvb_scorer.rules import ScoringRules, rules_from_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.build import BadRecordsError, render_all
 from generator.config import Config, load_config
-from generator.pages.board import BandKind, BoardModel, board_model
+from generator.config.localise import zh_config
+from generator.pages.board import BandKind, BoardModel, GapKind, Label, board_model
+from generator.pages.derive import tracked
+from generator.pages.editions import EDITIONS, glossary_terms
 from generator.paths import Layout
+from generator.render import environment
 from generator.results.records import DrawSpec, Entrant, Loaded, Record, load_folder, parse_record
 from generator.rules_export import scoring_rules_json
 from tests.generator.conftest import REPO, project_copy
@@ -120,6 +126,15 @@ def _board(model: BoardModel, board_id: str, group: int = 0) -> Any:
     return next(b for b in model.groups[group].boards if b.id == board_id)
 
 
+def say(model: BoardModel, config: Config, edition: str) -> Any:
+    """The edition's wording macros (docs/templates/[zh/]_board.md.j2) bound to the board, as the pages use them."""
+    by_code = {e.code: e for e in EDITIONS}
+    env = environment(Layout().template_dirs(), mark=False)
+    shown = zh_config(config) if edition == "zh" else config
+    context = {"cfg": tracked(shown), "t": glossary_terms(config, edition), "board": model}
+    return env.get_template(by_code[edition].templates + "_board.md.j2").make_module(vars=context)
+
+
 def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
     config, rules = _config()
     # Means 80, 74 and 64 with a spread of 20: A overlaps B, B overlaps C, C does not reach A.
@@ -139,16 +154,50 @@ def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
     assert b.high.value >= a.low.value and c.high.value >= b.low.value and c.high.value < a.low.value
     first, second = board.bands
     assert first.kind is BandKind.TIED
-    assert str(first.sentence) == (
-        "Band 1: Code A leads; the interval of Code B overlaps Code A's, so the two are tied at rank 1."
-    )
     assert second.kind is BandKind.BROKEN_CHAIN
     assert [str(x) for x in second.chained_to] == ["Code B"]
-    assert str(second.sentence) == (
+    assert str(second.above_leader) == "Code A"
+    model = _model(records, [_e("a"), _e("b"), _e("c")], config, rules)
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert str(en.band_sentence(first)) == (
+        "Band 1: Code A leads; the interval of Code B overlaps Code A's, so they are tied at rank 1."
+    )
+    assert str(en.band_sentence(second)) == (
         "Band 2: Code C alone at rank 3; no interval below overlaps it. Its interval overlaps Code B in the band "
         "above but not that band's leader, Code A, so overlaps do not chain it upwards."
     )
-    assert 'class="cvb-leader"' in str(board.svg) and str(board.svg).count("<path") == 2
+    assert (
+        str(zh.band_sentence(first))
+        == "名次組 1：Code A 領先；Code B 的區間與 Code A 的重疊，所以並列第 1 名。"
+    )
+    assert str(zh.band_sentence(second)) == (
+        "名次組 2：Code C 獨佔第 3 名，排在後面的參賽者沒有一個區間與它重疊。它的區間雖與上一組的 Code B 重疊，"
+        "卻碰不到該組領先者 Code A 的區間；分組只與領先者比較，重疊不會一環扣一環把它拉上去。"
+    )
+    from generator.pages.board import chart_svg
+
+    for edition, title in (("en", "Reasoning: intervals by entrant"), ("zh", "理解回應：各參賽者的置信區間")):
+        svg = str(chart_svg(board.chart, say(model, config, edition).chart_title("llm")))
+        assert f'aria-label="{title}"' in svg and f"<title>{title}</title>" in svg
+        assert 'class="cvb-leader"' in svg and svg.count("<path") == 2
+
+
+def test_several_entries_tied_with_one_leader_are_listed_in_each_edition() -> None:
+    config, rules = _config()
+    records = [
+        _record("a", "llm", [60.0, 100.0]),
+        _record("b", "llm", [58.0, 98.0]),
+        _record("c", "llm", [57.0, 97.0]),
+    ]
+    model = _model(records, [_e("a"), _e("b"), _e("c")], config, rules)
+    (band,) = _board(model, "llm").bands
+    assert band.kind is BandKind.TIED and [str(m) for m in band.members] == ["Code B", "Code C"]
+    assert str(say(model, config, "en").band_sentence(band)) == (
+        "Band 1: Code A leads; the intervals of Code B and Code C overlap Code A's, so they are tied at rank 1."
+    )
+    assert str(say(model, config, "zh").band_sentence(band)) == (
+        "名次組 1：Code A 領先；Code B及Code C 的區間都與 Code A 的重疊，所以並列第 1 名。"
+    )
 
 
 def test_a_pillar_not_final_withholds_the_full_score_and_e2e_is_measured_not_rated() -> None:
@@ -162,12 +211,54 @@ def test_a_pillar_not_final_withholds_the_full_score_and_e2e_is_measured_not_rat
     model = _model(records, [_e("a")], config, rules)
     row = model.groups[0].composites[0]
     assert row.core is not None and row.full is None
-    assert str(row.full_note) == "Full Score is withheld until every entered pillar is final; pending: e2e."
+    assert row.core_gap is None and row.full_gap is not None
+    assert (row.full_gap.kind, row.full_gap.pillars) == (GapKind.PENDING, ("e2e",))
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert str(en.gap(row.full_gap, "full")) == (
+        "Full Score is withheld until every entered pillar is final; pending: Conversation."
+    )
+    assert str(zh.gap(row.full_gap, "full")) == (
+        "完整分數要待所有已參加的評測範疇都有最終結果才公佈；尚未有最終結果：對話。"
+    )
     e2e = _board(model, "e2e").rows[0]
-    assert [str(x) for x in e2e.labels] == ["measured, not rated", "provisional"]
-    assert [str(x) for x in _board(model, "tts").rows[0].labels] == ["measured, not rated"]
+    assert e2e.labels == (Label.MEASURED_NOT_RATED, Label.PROVISIONAL)
+    assert str(en.labels(e2e.labels)) == "**measured, not rated**; **provisional**"
+    assert str(zh.labels(e2e.labels)) == "**機器量度，未經評分**；**暫定結果**"
+    assert _board(model, "tts").rows[0].labels == (Label.MEASURED_NOT_RATED,)
     assert _board(model, "asr").rows[0].labels == ()
-    assert str(_board(model, "asr").rows[0].cross_anchor_text) == "5% on WSYue-ASR-eval"
+    anchor = _board(model, "asr").rows[0].cross_anchor
+    assert str(en.cross_anchor(anchor)) == "5% on WSYue-ASR-eval"
+    assert str(zh.cross_anchor(anchor)) == "5%"
+
+
+def test_a_missing_core_pillar_withholds_both_scores_and_names_the_pillars() -> None:
+    config, rules = _config()
+    model = _model([_record("a", "llm", [70.0])], [_e("a")], config, rules)
+    row = model.groups[0].composites[0]
+    assert row.core is None and row.full is None
+    assert row.core_gap is not None and row.full_gap is not None
+    assert (row.core_gap.kind, row.core_gap.pillars) == (GapKind.MISSING_CORE, ("asr", "tts"))
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert (
+        str(en.gap(row.core_gap, "core"))
+        == "Core Score needs every core pillar; missing: Recognition and Speech."
+    )
+    assert (
+        str(zh.gap(row.full_gap, "full"))
+        == "必須參加的評測範疇未齊，未能計算完整分數；尚欠：語音識別及語音合成。"
+    )
+
+
+def test_a_speech_pillar_with_no_tone_recovered_is_labelled_capped() -> None:
+    config, rules = _config()
+    record = _record("a", "tts", [80.0, 90.0])
+    for clip in record["clips"]:
+        clip["tones_recovered"] = 0
+    model = _model([record], [_e("a")], config, rules)
+    labels = _board(model, "tts").rows[0].labels
+    assert Label.CAPPED in labels
+    assert "**capped: no tone recovered**" in str(say(model, config, "en").labels(labels))
+    assert "**設有上限：未能保留任何聲調**" in str(say(model, config, "zh").labels(labels))
 
 
 def test_every_final_pillar_gives_a_full_score_equal_to_the_weighted_formula() -> None:
@@ -194,22 +285,33 @@ def test_every_final_pillar_gives_a_full_score_equal_to_the_weighted_formula() -
 
 def test_an_interval_collapsed_at_the_ceiling_is_said_so() -> None:
     config, rules = _config()
-    row = _board(_model([_record("a", "asr", [(0, 40)])], [_e("a")], config, rules), "asr").rows[0]
+    model = _model([_record("a", "asr", [(0, 40)])], [_e("a")], config, rules)
+    row = _board(model, "asr").rows[0]
     assert (row.figure.value.value, row.figure.low.value, row.figure.high.value) == (100, 100, 100)
     assert row.figure.collapsed
-    assert "collapsed to 100" in str(row.figure.collapse_note)
-    assert "not certainty" in str(row.figure.collapse_note)
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert str(en.collapse_note(row.figure)).startswith("The interval collapsed to 100: ")
+    assert "not certainty" in str(en.collapse_note(row.figure))
+    assert str(zh.collapse_note(row.figure)).startswith("區間收窄至 100：")
+    # The error rate behind it collapsed too, at zero, and is said as a rate.
+    assert row.cer is not None and row.cer.collapsed and row.cer.rate
+    assert str(en.collapse_note(row.cer)).startswith("The interval collapsed to 0%: ")
+    assert str(zh.collapse_note(row.cer)).startswith("區間收窄至 0%：")
 
 
 def test_codename_unless_the_entrant_asked_for_their_name_and_a_missing_cross_anchor_says_so() -> None:
     config, rules = _config()
     entrants = [_e("a", name="Secret Labs"), _e("b", name="Open Labs", publish=True)]
     records = [_record("a", "asr", [(4, 40)]), _record("b", "asr", [(5, 40)], anchor=0.07)]
-    rows = {str(r.name): r for r in _board(_model(records, entrants, config, rules), "asr").rows}
+    model = _model(records, entrants, config, rules)
+    rows = {str(r.name): r for r in _board(model, "asr").rows}
     assert set(rows) == {"Code A", "Open Labs"}
-    assert str(rows["Code A"].cross_anchor_text) == "no figure submitted"
     assert rows["Code A"].cross_anchor is None
-    assert str(rows["Open Labs"].cross_anchor_text) == "7% on WSYue-ASR-eval"
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert str(en.cross_anchor(rows["Code A"].cross_anchor)) == "no figure submitted"
+    assert str(zh.cross_anchor(rows["Code A"].cross_anchor)) == "未有提交"
+    assert str(en.cross_anchor(rows["Open Labs"].cross_anchor)) == "7% on WSYue-ASR-eval"
+    assert str(zh.cross_anchor(rows["Open Labs"].cross_anchor)) == "7%"
     assert str(rows["Open Labs"].slug) == "code-b"  # the page address never reveals a name
 
 
@@ -224,10 +326,14 @@ def test_rows_under_different_scoring_versions_are_grouped_and_the_floor_change_
     model = _model(records, [_e("a"), _e("b")], config, rules)
     assert [str(g.version) for g in model.groups] == ["2026-1", "2025-2"]
     current, older = model.groups
-    assert current.note is None and current.current
-    assert str(older.note).startswith(
+    assert current.current_floor is None and current.current
+    assert older.current_floor is not None and str(older.current_version) == "2026-1"
+    assert str(say(model, config, "en").floor_note(older)).startswith(
         "These rows were scored under version 2025-2, when a recognition score reached zero at an error rate of "
         "60%; version 2026-1 puts that floor at 100%."
+    )
+    assert str(say(model, config, "zh").floor_note(older)).startswith(
+        "這一組按評分版本 2025-2 計分：當時語音識別的錯誤率一到 60% 便是零分，評分版本 2026-1 則把零分錯誤率定為 100%。"
     )
     assert older.floor is not None and older.floor.sources == {"scoring.error_rate_floor_history[1].floor"}
     # The same CER of 20% is 80 on today's scale and 66.7 on the old one: never ranked together.
@@ -323,9 +429,10 @@ def test_the_build_stops_on_a_refused_record_unless_asked_to_go_on_without_it(tm
         BadRecordsError, match=r"bad\.json: entrant 'zed' is not in entrants\.yaml\.\n.*--without-bad-records"
     ):
         render_all(layout, results=folder, without_bad_records=False)
-    pages = render_all(layout, results=folder, without_bad_records=True).pages
-    assert "bad.json: entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
-    assert "entrants/code-b.md" in pages and "entrants/code-a.md" not in pages
+    both = render_all(layout, results=folder, without_bad_records=True)
+    for pages in (both.pages, both.zh_pages):
+        assert "bad.json: entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
+        assert "entrants/code-b.md" in pages and "entrants/code-a.md" not in pages
 
 
 # --- the shipped example: figures recomputed independently -------------------------------------------------
@@ -440,19 +547,26 @@ def test_layout_default_results_folder_exists() -> None:
     assert (Layout().root / "results" / "example" / "entrants.yaml").is_file()
 
 
-def test_every_digit_on_the_board_pages_is_a_tracked_value() -> None:
-    """The publication check's output net over the board pages: record figures are marked like config values."""
-    from generator.check import scan_output
+@pytest.mark.parametrize("edition", ["en", "zh"])
+def test_every_digit_on_the_board_pages_is_a_tracked_value(edition: str) -> None:
+    """The publication check's output net over the board pages of each edition: record figures are marked like
+    config values, and the Chinese pages carry no Chinese number word that a template typed."""
+    from generator.check import scan_output, scan_zh_output
 
-    pages = render_all(Layout(), mark=True).pages
+    rendered = render_all(Layout(), mark=True)
+    pages = rendered.pages if edition == "en" else rendered.zh_pages
     board = {
         name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
     }
     assert len(board) > 2
     problems = [p for name, text in board.items() for p in scan_output(text, name)]
+    if edition == "zh":
+        problems += [p for name, text in board.items() for p in scan_zh_output(text, name, {})]
     assert problems == []
     # The net can fail: an untracked figure in the same page is caught.
     assert list(scan_output(board["standings.md"] + "\n| 1 | stray 42.0 |\n", "standings.md"))
+    if edition == "zh":
+        assert list(scan_zh_output(board["standings.md"] + "\n並列第三名\n", "standings.md", {}))
 
 
 def test_recognition_clips_are_taken_as_the_scorer_reports_them() -> None:
@@ -490,3 +604,63 @@ def test_cvb_build_exits_2_naming_the_refused_record(tmp_path: Path) -> None:
     assert "bad.json: scoring version '1999-1' is unknown" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "site").exists()
+
+
+# --- the gaps the editions word are the scorer's -----------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(("asr", "llm", "tts", "e2e")), st.booleans(), min_size=1))
+def test_the_gaps_name_what_the_scorers_reasons_name(entered: dict[str, bool]) -> None:
+    """The board words a withheld score from facts (board.gaps); the scorer's composite states its reason in a
+    sentence of pillar ids. Whatever pillars are entered and final, both name the same pillars for the same
+    kind of gap, and a gap exists exactly when the scorer withholds the score."""
+    from generator.pages.board import gaps
+    from generator.results.aggregate import Figure, PillarResult, build_row
+
+    _, rules = _config()
+    fig = Figure(50.0, 40.0, 60.0, False)
+    results = {
+        p: PillarResult(
+            p, fig, None, None, None, None, 30, 1, final, False, False, (f"{p}.json",), (50.0,) * 3
+        )
+        for p, final in entered.items()
+    }
+    row = build_row(_e("a"), "2026-1", results, rules=rules)
+    core_gap, full_gap = gaps(row, rules)
+    for gap, reason, score in ((core_gap, row.core_reason, row.core), (full_gap, row.full_reason, row.full)):
+        assert (gap is None) == (reason is None) == (score is not None)
+        if gap is None or reason is None:
+            continue
+        _, _, listed = reason.rstrip(".").rpartition("; ")
+        word, _, ids = listed.partition(": ")
+        assert word == {GapKind.MISSING_CORE: "missing", GapKind.PENDING: "pending"}[gap.kind], reason
+        assert sorted(gap.pillars) == sorted(ids.split(", ")), reason
+
+
+# --- the Chinese board: Hong Kong Traditional characters, numbers traced like the English ------------------
+
+
+def _zh_board_text() -> str:
+    """Every Chinese wording the board can produce: the built pages, and each macro branch over known answers."""
+    pages = render_all(Layout()).zh_pages
+    text = [v for k, v in pages.items() if k == "standings.md" or k.startswith("entrants/")]
+    template = REPO / "docs" / "templates" / "zh" / "_board.md.j2"
+    return "\n".join([*text, template.read_text(encoding="utf-8")])
+
+
+def simplified_only(text: str) -> list[str]:
+    from cvb_scorer.normalise.charsets import charsets
+
+    simplified = charsets().simplified_only
+    return sorted({ch for ch in text if ch in simplified})
+
+
+def test_the_chinese_board_has_no_simplified_only_character() -> None:
+    """The scorer's frozen OpenCC sets (cvb_scorer/data/charsets.json) name the characters that exist only in
+    Simplified Chinese; none may stand on the Chinese standings or entrants' pages, nor in their wording."""
+    text = _zh_board_text()
+    assert "名次組" in text and "排行榜" in text
+    assert simplified_only(text) == []
+    # The net can fail: the same sentence in Simplified is caught.
+    assert simplified_only("名次组 1：领先；区间与它重叠") == ["与", "区", "叠", "组", "间", "领"]

@@ -83,10 +83,6 @@ def published(rendered: Rendered) -> str:
 
 # Settings the Chinese edition leaves out on purpose, each with the reason.
 NOT_ON_THE_CHINESE_PAGES: dict[tuple[str, Key], str] = {
-    ("platform.yaml", ("urls", "starter_kit")): (
-        "a link to the platform's starter kit promises an artefact this build does not produce (issue 10); "
-        "the Chinese guide lists only the build's own downloads"
-    ),
     ("scoring.yaml", ("rating_scale", "min")): (
         "shown on the Chinese methodology (its rating range and its mapping table), but the first candidate value "
         "also rewrites that table, so the count of each of its printed forms stays level; the English check above "

@@ -1,7 +1,7 @@
-"""The standings and entrant pages as a reader sees them: they open offline with no request leaving the origin,
-and the interval chart, band leader and band sentences are there with JavaScript switched off (the chart is an
-inline SVG drawn at build time). No axe check yet: the repository has no axe-core package to run; when the
-site-wide accessibility test lands, these pages belong in it."""
+"""The standings and entrant pages of both editions as a reader sees them: they open offline with no request
+leaving the origin, and the interval chart, band leader and band sentences are there with JavaScript switched
+off (the chart is an inline SVG drawn at build time), in the page's language. test_accessibility runs axe over
+every page the build wrote, these among them."""
 
 from __future__ import annotations
 
@@ -14,38 +14,53 @@ from conftest import PageLog, off_origin
 pytestmark = pytest.mark.browser
 
 
+# What each edition's pages say: the recognition pillar's name, a band sentence's opening and its leader word,
+# the machine-measure label, the withheld Full Score (the example entrant whose conversation is not final), the
+# chart's title.
+SAYS = {
+    "": ("Recognition", "Band 1: ", " leads", "measured, not rated", "withheld", ": intervals by entrant"),
+    "zh/": ("語音識別", "名次組 1：", " 領先", "機器量度，未經評分", "才公佈", "：各參賽者的置信區間"),
+}
+
+
+@pytest.mark.parametrize("prefix", SAYS, ids=["en", "zh"])
 def test_the_standings_and_every_entrant_page_open_with_no_off_origin_request(
-    site: Any, page: Any, log: PageLog
+    site: Any, page: Any, log: PageLog, prefix: str
 ) -> None:
-    response = page.goto(site.url("standings/"), wait_until="networkidle")
+    standings = site.url(prefix + "standings/")
+    response = page.goto(standings, wait_until="networkidle")
     assert response is not None and response.status == 200
     links = page.locator("article a[href*='entrants/']")
     hrefs = sorted({links.nth(i).get_attribute("href") for i in range(links.count())})
     assert len(hrefs) >= 2
     for href in hrefs:
-        response = page.goto(urljoin(site.url("standings/"), href), wait_until="networkidle")
+        response = page.goto(urljoin(standings, href), wait_until="networkidle")
         assert response is not None and response.status == 200, href
-        assert "Recognition" in page.locator("article").inner_text()
+        assert SAYS[prefix][0] in page.locator("article").inner_text()
+        assert page.evaluate("() => document.documentElement.lang") == ("zh-HK" if prefix else "en")
     assert off_origin(log, site) == []
     assert not [e for e in log.errors if "favicon" not in e], log.errors
 
 
-def test_the_chart_leader_and_band_sentences_need_no_javascript(site: Any, browser: Any) -> None:
+@pytest.mark.parametrize("prefix", SAYS, ids=["en", "zh"])
+def test_the_chart_leader_and_band_sentences_need_no_javascript(site: Any, browser: Any, prefix: str) -> None:
+    _, band, leads, label, withheld, chart = SAYS[prefix]
     context = browser.new_context(java_script_enabled=False)
     try:
         page = context.new_page()
-        page.goto(site.url("standings/"))
+        page.goto(site.url(prefix + "standings/"))
         charts = page.locator("article svg.cvb-intervals")
         assert charts.count() >= 5  # Core Score and the four pillars of the example
         first = charts.first
         assert first.is_visible()
-        assert first.get_attribute("role") == "img" and first.get_attribute("aria-label")
+        assert first.get_attribute("role") == "img"
+        assert chart in str(first.get_attribute("aria-label"))
         box = first.bounding_box()
         assert box is not None and box["width"] > 200 and box["height"] > 50
         assert first.locator(".cvb-leader").count() >= 1
         text = page.locator("article").inner_text()
-        assert "Band 1: " in text and " leads" in text
-        assert "measured, not rated" in text
-        assert "withheld" in text  # the example entrant whose conversation pillar is not final
+        assert band in text and leads in text
+        assert label in text
+        assert withheld in text
     finally:
         context.close()

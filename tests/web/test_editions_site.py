@@ -48,15 +48,17 @@ def edition_pages(root: Path, prefix: str) -> list[str]:
     )
 
 
-def _english_only(relative: str) -> bool:
-    """The standings and the entrants' pages come from run records and are English only for now."""
-    return relative.startswith(("standings/", "entrants/"))
-
-
 def test_both_editions_have_the_same_pages(site: Any) -> None:
     english, chinese = edition_pages(site.root, ""), edition_pages(site.root, "zh/")
-    assert [r for r in english if not _english_only(r)] == chinese
-    assert {"index.html", "404.html", "methodology/index.html"} <= set(english)
+    assert english == chinese
+    assert {"index.html", "404.html", "methodology/index.html", "standings/index.html"} <= set(english)
+    assert any(r.startswith("entrants/") for r in english)
+
+
+@pytest.mark.parametrize("prefix", EDITIONS.values(), ids=EDITIONS.keys())
+def test_the_navigation_leads_to_the_standings(site: Any, prefix: str) -> None:
+    home = (site.root / prefix / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a href="standings/" class="md-nav__link', home), prefix
 
 
 @pytest.mark.parametrize(("lang", "prefix"), EDITIONS.items())
@@ -74,7 +76,7 @@ def test_the_switcher_leads_to_the_same_page_in_each_edition(site: Any, lang: st
         for other_lang, other_prefix in EDITIONS.items():
             target = urlsplit(urljoin(page_url, links[other_lang])).path
             # A page the other edition lacks, like the 404 page, leads to that edition's home.
-            missing = relative == "404.html" or (other_prefix and _english_only(relative))
+            missing = relative == "404.html"
             expected = "/" + other_prefix + ("" if missing else relative.removesuffix("index.html"))
             assert re.sub("/+", "/", target) == expected, (prefix + relative, other_lang, target)
             served = site.root / unquote(target).lstrip("/")
