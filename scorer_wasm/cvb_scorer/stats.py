@@ -43,9 +43,10 @@ LANE_BITS = 16
 # Bits of randomness taken per call of ``getrandbits``: a whole number of 32-bit words, so taking the stream in
 # chunks yields exactly the words that one word at a time would.
 _CHUNK_BITS = 1 << 18
-# Clip draws (resamples x clips) from which the numpy route repays importing numpy (about 60 ms of a whole
-# process, against about 75 ns per draw saved); measured by bench/scorer.py.
-NUMPY_MIN_DRAWS = 1_000_000
+# Clip draws (resamples x clips) from which the numpy route repays importing numpy: the import costs a whole
+# process about 85 ms of CPU, and each draw costs about 10 ns on the numpy route against 80 on the pure one, so
+# they break even near 1.2M draws (120 clips at 10,000 resamples); bench/scorer.py measures both routes.
+NUMPY_MIN_DRAWS = 1_500_000
 # Sums below 2**53 convert to float64 exactly, so numpy's division rounds once, as Python's int / int does.
 _EXACT_BITS = 53
 # At most this many 62-bit integer limbs per value make a mean of floats worth the numpy route.
