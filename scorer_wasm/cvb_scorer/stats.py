@@ -16,7 +16,7 @@ least significant first) and every per-draw step runs inside built-ins (``array`
 
 Two routes compute every bootstrap here, with identical results: the pure route below (the only one in
 Pyodide, which never loads numpy) and, on CPython, ``cvb_scorer.stats_numpy``, which takes the same words from
-the same ``getrandbits`` and sums them in exact int64 arithmetic, about ten times faster. ``Route.AUTO`` takes
+the same ``getrandbits`` and sums them in exact int64 arithmetic, about eight times faster per draw. ``Route.AUTO`` takes
 numpy only when it is importable and the draw has at least ``NUMPY_MIN_DRAWS`` clip draws (below that, importing
 numpy costs more than it saves) or numpy is already loaded, and only when the sums fit: every rate's sums stay
 below 2**53 (so int64 to float64 is exact and each rate is the same double as Python's ``int / int``), a mean
@@ -44,11 +44,14 @@ LANE_BITS = 16
 # chunks yields exactly the words that one word at a time would.
 _CHUNK_BITS = 1 << 18
 # Clip draws (resamples x clips) from which the numpy route repays importing numpy: the import costs a whole
-# process about 85 ms of CPU, and each draw costs about 10 ns on the numpy route against 80 on the pure one, so
-# they break even near 1.2M draws (120 clips at 10,000 resamples); bench/scorer.py measures both routes.
-NUMPY_MIN_DRAWS = 1_500_000
+# process about 85 ms of CPU, and a draw about 10 ns on the numpy route against 80 on the pure one; as whole
+# processes the two broke even between 1.1M and 1.45M draws (110-145 clips at 10,000 resamples) in
+# bench/scorer.py's ``routes_as_whole_processes``.
+NUMPY_MIN_DRAWS = 1_200_000
 # Sums below 2**53 convert to float64 exactly, so numpy's division rounds once, as Python's int / int does.
 _EXACT_BITS = 53
+# The numpy route's int64 sums stay below 2**INT64_SUM_BITS (the sign bit and one spare bit stay clear).
+INT64_SUM_BITS = 62
 # At most this many 62-bit integer limbs per value make a mean of floats worth the numpy route.
 _MEAN_MAX_LIMBS = 4
 
@@ -281,7 +284,7 @@ def _fixed_point(values: Sequence[float]) -> tuple[list[int], int] | None:
     shift = max(q.bit_length() for _, q in ratios) - 1
     scaled = [p << (shift - q.bit_length() + 1) for p, q in ratios]
     span = max(scaled) - min(scaled)
-    if span.bit_length() > _MEAN_MAX_LIMBS * (62 - n.bit_length()):
+    if span.bit_length() > _MEAN_MAX_LIMBS * (INT64_SUM_BITS - n.bit_length()):
         return None
     return scaled, shift
 

@@ -21,10 +21,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from cvb_scorer.stats import INT64_SUM_BITS as SUM_BITS
 from cvb_scorer.stats import lane_bits
 
-# Sums stay below 2**SUM_BITS, so int64 never overflows (the sign bit and one spare bit stay clear).
-SUM_BITS = 62
 # Draws per block: large enough that numpy's per-call overhead is small, small enough that a block's arrays
 # stay in cache (measured: blocks of 2**13 to 2**17 draws run alike; 2**22 ran 3x slower).
 BLOCK_DRAWS = 1 << 16
