@@ -5,8 +5,10 @@ Measured: the command users run, ``cvb-score REF HYP --json`` as a whole process
 reading and parsing the files, normalisation, alignment, the bootstrap, writing the report), against
 ``jiwer.cer`` as a whole process reading the same files, in alternating rounds, on 1,000 clips of 500
 characters and on HKCanCor's 16,000-odd utterances; where that process spends its time; alignment at
-100/500/1,500/5,000 reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone.
-Every figure is in milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
+100/500/1,500/5,000 reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone,
+on each of its routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import
+cost and both routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every
+figure is in milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
 bench`` (or ``.venv/bin/python bench/scorer.py``); it runs the installed wheel.
 """
 
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +36,7 @@ from cvb_scorer.align import align, clear_cache, distance
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.signature import signature
-from cvb_scorer.stats import bootstrap_rates
+from cvb_scorer.stats import NUMPY_MIN_DRAWS, Route, bootstrap_rates
 from cvb_scorer.view import render_view
 from publish import publish
 from rapidfuzz.distance import Levenshtein
@@ -154,6 +157,7 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
     report = json.loads((work / "ours.json").read_text(encoding="utf-8"))
     jiwer_cer = float((work / "theirs.txt").read_text(encoding="utf-8"))
     return {
+        "bootstrap_route": _route_taken(report),
         "clips": len(refs),
         "reference_chars": sum(map(len, refs)),
         "rounds": rounds,
@@ -175,6 +179,33 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
     }
 
 
+# The route cvb-score's bootstrap took: stats.rates_route in a fresh interpreter (as the command starts one,
+# without numpy loaded) on the report's own per-clip counts.
+ROUTE_SCRIPT = """
+import json, sys
+from cvb_scorer.stats import rates_route
+e, t, resamples = json.load(sys.stdin)
+print(rates_route(e, t, resamples=resamples).name.lower())
+"""
+
+
+def _route_taken(report: dict[str, Any]) -> str:
+    clips = report["clips"]
+    errors = [
+        [c["S"] + c["D"] + c["I"] for c in clips],
+        [sum(c["mer_counts"][k] for k in "SDI") for c in clips],
+    ]
+    totals = [[c["N"] for c in clips], [c["mer_counts"]["N"] for c in clips]]
+    resamples = load_packaged_rules().bootstrap.resamples
+    return subprocess.run(
+        [sys.executable, "-c", ROUTE_SCRIPT],
+        input=json.dumps([errors, totals, resamples]),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
 # Where the whole process spends its time, phase by phase, in a fresh interpreter (so imports are cold). CPU
 # time of the process, not wall-clock: on a shared machine it moves less with what else is running.
 PHASES_SCRIPT = """
@@ -186,7 +217,7 @@ from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.report import Report, decode_jsonl, parse_jsonl, report_json
 from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.signature import signature
-from cvb_scorer.stats import bootstrap_rates
+from cvb_scorer.stats import bootstrap_rates, rates_route
 t1 = time.process_time()
 rules = load_packaged_rules()
 limit = rules.input.max_text_chars
@@ -207,6 +238,12 @@ cer, mer = bootstrap_rates(
     resamples=b.resamples, seed=b.seed, interval=b.interval,
 )
 t5 = time.process_time()
+route = rates_route(
+    [[c.cer_counts.errors for c in clips], [c.mer_counts.errors for c in clips]],
+    [[c.cer_counts.N for c in clips], [c.mer_counts.N for c in clips]],
+    resamples=b.resamples,
+).name.lower()
+t5a = time.process_time()
 report_json(Report(corpus, cer, mer, signature(rules=rules), (), ())).encode("utf-8")
 t6 = time.process_time()
 ms = lambda a, b: round((b - a) * 1000, 1)
@@ -217,7 +254,8 @@ print(json.dumps({
     # score_corpus normalises again (its cache is per reference text) and aligns CER and MER
     "score_corpus_normalise_and_align": ms(t3, t4),
     "bootstrap": ms(t4, t5),
-    "report_json_and_encode": ms(t5, t6),
+    "bootstrap_route": route,
+    "report_json_and_encode": ms(t5a, t6),
 }))
 """
 
@@ -232,6 +270,64 @@ def phases(work: Path) -> dict[str, Any]:
     )
     result: dict[str, Any] = json.loads(out.stdout)
     return result
+
+
+# Both bootstrap routes as whole processes (interpreter, scorer import, numpy's import on its route), so the
+# clip count where the numpy route starts to pay shows beside the threshold the scorer uses.
+BOOT_SCRIPT = """
+import random, sys
+from cvb_scorer.rules import load_packaged_rules
+from cvb_scorer.stats import Route, bootstrap_rates
+n, b = int(sys.argv[1]), load_packaged_rules().bootstrap
+rng = random.Random(n)
+e = [[rng.randrange(0, 100) for _ in range(n)] for _ in range(2)]
+t = [[rng.randrange(100, 500) for _ in range(n)] for _ in range(2)]
+bootstrap_rates(e, t, resamples=b.resamples, seed=b.seed, interval=b.interval, route=Route[sys.argv[2]])
+"""
+
+
+def bootstrap_processes(*, rounds: int) -> dict[str, Any]:
+    """Wall and CPU medians (ms) of a fresh process bootstrapping n clips on each route, alternating."""
+    out: dict[str, Any] = {"numpy_min_draws": NUMPY_MIN_DRAWS}
+    for clips in (1, 50, 100, 150, 200, 400):
+        runs: dict[str, tuple[list[float], list[float]]] = {"pure": ([], []), "numpy": ([], [])}
+        for _ in range(rounds):
+            for route, (walls, cpus) in runs.items():
+                cpu = _children_cpu()
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-c", BOOT_SCRIPT, str(clips), route.upper()], check=True)
+                walls.append(time.perf_counter() - start)
+                cpus.append(_children_cpu() - cpu)
+        out[f"{clips}_clips"] = {
+            f"{route}_{kind}_median": round(statistics.median(values) * 1000, 1)
+            for route, pair in runs.items()
+            for kind, values in zip(("wall", "cpu"), pair, strict=True)
+        }
+    return out
+
+
+def import_numpy_ms(*, rounds: int) -> dict[str, float]:
+    """What loading the numpy route adds to a fresh process: wall and CPU medians over ``python -c pass``."""
+    costs: dict[str, list[float]] = {"wall": [], "cpu": []}
+    for _ in range(rounds):
+        times = []
+        for code in ("import cvb_scorer.stats", "import cvb_scorer.stats, cvb_scorer.stats_numpy"):
+            cpu = _children_cpu()
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times.append((time.perf_counter() - start, _children_cpu() - cpu))
+        costs["wall"].append(times[1][0] - times[0][0])
+        costs["cpu"].append(times[1][1] - times[0][1])
+    return {f"{kind}_median": round(statistics.median(v) * 1000, 1) for kind, v in costs.items()}
+
+
+def numpy_route_peak_mb(errs: list[list[int]], tots: list[list[int]], *, resamples: int, seed: int) -> float:
+    """Peak memory traced while the numpy route bootstraps (numpy reports its buffers to tracemalloc)."""
+    tracemalloc.start()
+    bootstrap_rates(errs, tots, resamples=resamples, seed=seed, interval=0.95, route=Route.NUMPY)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return round(peak / 2**20, 2)
 
 
 def main() -> int:
@@ -310,19 +406,30 @@ def main() -> int:
         "target_ms": 5.0,
     }
 
-    # 4. The bootstrap alone: 10,000 resamples of CER and MER on one shared draw.
+    # 4. The bootstrap alone: 10,000 resamples of CER and MER on one shared draw, on each route (numpy already
+    # imported: its import cost is measured apart), and the numpy route's traced peak memory.
     rules = load_packaged_rules()
-    boot: dict[str, Any] = {"resamples": rules.bootstrap.resamples}
+    resamples, seed = rules.bootstrap.resamples, rules.bootstrap.seed
+    boot: dict[str, Any] = {"resamples": resamples}
     for clips in (30, 1000, 16000):
         errs = [[rng.randrange(0, 10) for _ in range(clips)] for _ in range(2)]
         tots = [[rng.randrange(10, 40) for _ in range(clips)] for _ in range(2)]
-        boot[f"{clips}_clips"] = median_ms(
-            lambda e=errs, t=tots: bootstrap_rates(
-                e, t, resamples=rules.bootstrap.resamples, seed=rules.bootstrap.seed, interval=0.95
-            ),
-            repeat=3,
-            warmup=0,
+        boot[f"{clips}_clips"] = {
+            route.value: median_ms(
+                lambda e=errs, t=tots, r=route: bootstrap_rates(
+                    e, t, resamples=resamples, seed=seed, interval=0.95, route=r
+                ),
+                # The pure route on 16,000 clips takes about 13 s a run.
+                repeat=1 if (route, clips) == (Route.PURE, 16000) else 3,
+                warmup=0 if clips == 16000 else 1,
+            )
+            for route in (Route.PURE, Route.NUMPY)
+        }
+        boot[f"{clips}_clips"]["numpy_route_peak_mb"] = numpy_route_peak_mb(
+            errs, tots, resamples=resamples, seed=seed
         )
+    boot["import_numpy_route_whole_process"] = import_numpy_ms(rounds=7)
+    boot["routes_as_whole_processes"] = bootstrap_processes(rounds=5)
     results["bootstrap"] = boot
 
     results["load_average_1min_at_end"] = round(os.getloadavg()[0], 2)

@@ -13,10 +13,22 @@ position ``p * (R - 1)`` in the sorted resamples. No float ``sum()`` is used (it
 The draw is taken in bulk (``getrandbits`` of many words at once yields the same words in the same order,
 least significant first) and every per-draw step runs inside built-ins (``array``, ``map``, ``filter``,
 ``sum``): drawing one Python-level random number at a time cost 97% of a 16,000-clip run.
+
+Two routes compute every bootstrap here, with identical results: the pure route below (the only one in
+Pyodide, which never loads numpy) and, on CPython, ``cvb_scorer.stats_numpy``, which takes the same words from
+the same ``getrandbits`` and sums them in exact int64 arithmetic, about eight times faster per draw. ``Route.AUTO`` takes
+numpy only when it is importable and the draw has at least ``NUMPY_MIN_DRAWS`` clip draws (below that, importing
+numpy costs more than it saves) or numpy is already loaded, and only when the sums fit: every rate's sums stay
+below 2**53 (so int64 to float64 is exact and each rate is the same double as Python's ``int / int``), a mean
+of floats is exact in a few 2**62-bounded integer limbs, and no value is a negative zero. Since the routes give
+the same bits (``tests/scorer/test_stats.py`` compares both with ``cvb_scorer.reference.stats`` on generated
+input), the scoring signature names the draw, not the route.
 """
 
 from __future__ import annotations
 
+import enum
+import functools
 import math
 import random
 import sys
@@ -31,10 +43,54 @@ LANE_BITS = 16
 # Bits of randomness taken per call of ``getrandbits``: a whole number of 32-bit words, so taking the stream in
 # chunks yields exactly the words that one word at a time would.
 _CHUNK_BITS = 1 << 18
+# Clip draws (resamples x clips) from which the numpy route repays importing numpy: the import costs a whole
+# process about 85 ms of CPU, and a draw about 10 ns on the numpy route against 80 on the pure one; as whole
+# processes the two broke even between 1.1M and 1.45M draws (110-145 clips at 10,000 resamples) in
+# bench/scorer.py's ``routes_as_whole_processes``.
+NUMPY_MIN_DRAWS = 1_200_000
+# Sums below 2**53 convert to float64 exactly, so numpy's division rounds once, as Python's int / int does.
+_EXACT_BITS = 53
+# The numpy route's int64 sums stay below 2**INT64_SUM_BITS (the sign bit and one spare bit stay clear).
+INT64_SUM_BITS = 62
+# At most this many 62-bit integer limbs per value make a mean of floats worth the numpy route.
+_MEAN_MAX_LIMBS = 4
 
 
 class StatsError(ValueError):
     """Inputs the statistics cannot use; the message says what to fix."""
+
+
+class Route(enum.Enum):
+    """Which implementation computes a bootstrap; every route gives the same bits."""
+
+    AUTO = "auto"  # numpy where it is importable, the draw is large enough to repay loading it, and sums fit
+    PURE = "pure"  # built-ins only (the route Pyodide always takes)
+    NUMPY = "numpy"  # numpy whenever it is importable and the sums fit, however small the draw
+
+
+@functools.cache
+def _numpy_importable() -> bool:
+    # Pyodide ships numpy but must not load it for the editor: the pure route is the browser's.
+    if sys.platform == "emscripten":
+        return False
+    try:
+        import cvb_scorer.stats_numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _choose(route: Route, *, draws: int, fits: bool) -> Route:
+    if route is Route.PURE or not fits or sys.platform == "emscripten":
+        return Route.PURE
+    if route is Route.AUTO and draws < NUMPY_MIN_DRAWS and "numpy" not in sys.modules:
+        return Route.PURE
+    return Route.NUMPY if _numpy_importable() else Route.PURE
+
+
+def _sums_fit(columns: Sequence[Sequence[int]], n: int, bits: int) -> bool:
+    """Every column is non-negative and sums over ``n`` clips below ``2**bits``."""
+    return all(min(col) >= 0 and (n * max(col)).bit_length() <= bits for col in columns)
 
 
 def percentile(sorted_values: Sequence[float], p: float) -> float:
@@ -112,16 +168,23 @@ def draws(n: int, *, resamples: int, seed: int) -> Iterator[list[int]]:
         yield list(islice(stream, n))
 
 
-def resample_sums(values: Sequence[int], *, resamples: int, seed: int) -> list[int]:
+def resample_sums(
+    values: Sequence[int], *, resamples: int, seed: int, route: Route = Route.AUTO
+) -> list[int]:
     """``sum(values[i] for i in indices)`` for each list of ``draws(len(values), ...)``, without building them.
 
-    Up to 2**16 clips every lane value maps straight to its clip's value through one table (the value plus one,
-    so a skipped lane can be a falsy 0 that ``filter(None)`` drops), and the sums run in ``sum``.
+    Pure route: up to 2**16 clips every lane value maps straight to its clip's value through one table (the
+    value plus one, so a skipped lane can be a falsy 0 that ``filter(None)`` drops), and the sums run in
+    ``sum``. The numpy route splits values of any size into int64 limbs.
     """
     n = len(values)
     bits = lane_bits(n)
     if any(v < 0 for v in values):
         raise StatsError("Resampled values must not be negative.")
+    if _choose(route, draws=resamples * n, fits=True) is Route.NUMPY:
+        from cvb_scorer import stats_numpy
+
+        return stats_numpy.resample_sums(values, resamples=resamples, seed=seed)
     if bits != LANE_BITS:
         stream = map(values.__getitem__, index_stream(n, seed=seed))
         return [sum(islice(stream, n)) for _ in range(resamples)]
@@ -149,6 +212,7 @@ def bootstrap_rates(
     resamples: int,
     seed: int,
     interval: float,
+    route: Route = Route.AUTO,
 ) -> list[Interval]:
     """Percentile intervals for several corpus rates (e.g. CER and MER) on ONE shared draw of clips.
 
@@ -165,6 +229,14 @@ def bootstrap_rates(
     columns = [c for pair in zip(errors, totals, strict=True) for c in pair]
     if any(v < 0 for col in columns for v in col):
         raise StatsError("Error counts and totals must not be negative.")
+    if rates_route(errors, totals, resamples=resamples, route=route) is Route.NUMPY:
+        from cvb_scorer import stats_numpy
+
+        sums = stats_numpy.column_sums(columns, resamples=resamples, seed=seed)
+        return [
+            _interval(stats_numpy.rates(sums[:, 2 * k], sums[:, 2 * k + 1]).tolist(), interval, (0.0, 1.0))
+            for k in range(len(errors))
+        ]
     # Every per-clip count goes into one integer, each in its own bit field wide enough that no sum over n
     # clips can carry into the next field: one integer sum per resample then gives every rate's errors and
     # total. (Storing MER as its difference from CER narrows the fields enough for sum()'s machine-integer
@@ -174,7 +246,7 @@ def bootstrap_rates(
     packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
     samples: list[list[float]] = [[] for _ in errors]
     fields = range(len(errors))
-    for total in resample_sums(packed, resamples=resamples, seed=seed):
+    for total in resample_sums(packed, resamples=resamples, seed=seed, route=Route.PURE):
         for k in fields:
             err = (total >> (width * 2 * k)) & mask
             tot = (total >> (width * (2 * k + 1))) & mask
@@ -182,14 +254,66 @@ def bootstrap_rates(
     return [_interval(s, interval, (0.0, 1.0)) for s in samples]
 
 
+def rates_route(
+    errors: Sequence[Sequence[int]],
+    totals: Sequence[Sequence[int]],
+    *,
+    resamples: int,
+    route: Route = Route.AUTO,
+) -> Route:
+    """The route ``bootstrap_rates`` takes for these counts: numpy needs every sum below 2**53."""
+    n = len(errors[0])
+    fits = _sums_fit([*errors, *totals], n, _EXACT_BITS)
+    return _choose(route, draws=resamples * n, fits=fits)
+
+
+def _fixed_point(values: Sequence[float]) -> tuple[list[int], int] | None:
+    """``values`` as exact integers over one power-of-two denominator (``v == k / 2**shift``), or None when
+    that would take more than a few limbs, or a value is not finite, is a negative zero or could overflow a
+    sum: cases the pure ``math.fsum`` route keeps."""
+    try:
+        floats = [float(v) for v in values]
+    except OverflowError:
+        return None
+    n = len(floats)
+    if not all(map(math.isfinite, floats)) or max(map(abs, floats)) >= 2.0**1000 / n:
+        return None
+    if any(f == 0.0 and math.copysign(1.0, f) < 0 for f in floats):
+        return None
+    ratios = [f.as_integer_ratio() for f in floats]
+    shift = max(q.bit_length() for _, q in ratios) - 1
+    scaled = [p << (shift - q.bit_length() + 1) for p, q in ratios]
+    span = max(scaled) - min(scaled)
+    if span.bit_length() > _MEAN_MAX_LIMBS * (INT64_SUM_BITS - n.bit_length()):
+        return None
+    return scaled, shift
+
+
 def bootstrap_mean(
-    values: Sequence[float], *, resamples: int, seed: int, interval: float, bounds: tuple[float, float] | None
+    values: Sequence[float],
+    *,
+    resamples: int,
+    seed: int,
+    interval: float,
+    bounds: tuple[float, float] | None,
+    route: Route = Route.AUTO,
 ) -> Interval:
     """Percentile interval of the mean of per-clip values (e.g. 0-100 scores); ``bounds`` is the scale, used
-    to flag a collapse at a ceiling or floor."""
+    to flag a collapse at a ceiling or floor.
+
+    The numpy route sums the values as exact integers over a common power-of-two denominator; the one
+    correctly rounded division of that exact sum is ``math.fsum``'s correctly rounded result, bit for bit.
+    """
     n = len(values)
     if n == 0:
         raise StatsError("A bootstrap needs at least one value.")
+    numpy = _choose(route, draws=resamples * n, fits=True) is Route.NUMPY
+    if numpy and (fixed := _fixed_point(values)) is not None:
+        scaled, shift = fixed
+        low = min(scaled)
+        offset, denominator = n * low, 1 << shift
+        sums = resample_sums([v - low for v in scaled], resamples=resamples, seed=seed, route=Route.NUMPY)
+        return _interval([(s + offset) / denominator / n for s in sums], interval, bounds)
     get = values.__getitem__
     samples = [math.fsum(map(get, indices)) / n for indices in draws(n, resamples=resamples, seed=seed)]
     return _interval(samples, interval, bounds)
@@ -213,12 +337,23 @@ def paired_difference(
     resamples: int,
     seed: int,
     interval: float,
+    route: Route = Route.AUTO,
 ) -> PairedDifference:
     """Paired bootstrap of the difference of two systems' corpus rates on the same clips (a diagnostic: the
     published bands use interval overlap)."""
     n = len(totals)
     if n == 0 or len(errors_a) != n or len(errors_b) != n:
         raise StatsError("Both systems need one error count per clip, for the same non-empty list of clips.")
+    t_all = sum(totals)
+    point = (sum(errors_a) - sum(errors_b)) / t_all if t_all else 0.0
+    fits = _sums_fit([errors_a, errors_b, totals], n, _EXACT_BITS)
+    if _choose(route, draws=resamples * n, fits=fits) is Route.NUMPY:
+        from cvb_scorer import stats_numpy
+
+        sums = stats_numpy.column_sums([errors_a, errors_b, totals], resamples=resamples, seed=seed)
+        diff = stats_numpy.differences(sums[:, 0], sums[:, 1], sums[:, 2])
+        better_count = int((diff < 0).sum())
+        return PairedDifference(point, _interval(diff.tolist(), interval, None), better_count / resamples)
     ea, eb, tt = errors_a.__getitem__, errors_b.__getitem__, totals.__getitem__
     diffs: list[float] = []
     better = 0
@@ -231,8 +366,6 @@ def paired_difference(
         diffs.append(d)
         if d < 0:
             better += 1
-    t_all = sum(totals)
-    point = (sum(errors_a) - sum(errors_b)) / t_all if t_all else 0.0
     return PairedDifference(point, _interval(diffs, interval, None), better / resamples)
 
 

@@ -3,7 +3,8 @@
 //
 // usage: node pyodide_run.mjs PYODIDE_DIR WHEELS_DIR INPUT.json OUTPUT.json
 // INPUT.json: {"ref_jsonl": "...", "hyp_jsonl": "...", "views": [[reference, hypothesis], ...]}
-// OUTPUT.json: {"report": "<cvb-score --json output>", "views": ["<render_view(...).to_json()>", ...]}
+// OUTPUT.json: {"report": "<cvb-score --json output>", "views": ["<render_view(...).to_json()>", ...], "draws": ...,
+//               "bootstrap_route": "PURE", "numpy_loaded": false}
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -26,7 +27,8 @@ import json
 import unicodedata
 from cvb_scorer.report import score_jsonl_to_json
 from cvb_scorer.rules import load_packaged_rules
-from cvb_scorer.stats import draws
+import sys
+from cvb_scorer.stats import Route, draws, rates_route
 from cvb_scorer.view import render_view
 
 data = json.loads(cvb_input)
@@ -35,6 +37,9 @@ json.dumps({
     "report": score_jsonl_to_json(data["ref_jsonl"], data["hyp_jsonl"], rules=load_packaged_rules()),
     "views": [render_view(reference=r, hypothesis=h).to_json() for r, h in data["views"]],
     "draws": [list(draws(n, resamples=2, seed=7)) for n in data.get("draw_sizes", [])],
+    # The browser takes the bootstrap's pure route, even when asked for numpy, and never loads numpy.
+    "bootstrap_route": rates_route([[1] * 2000], [[2] * 2000], resamples=10000, route=Route.NUMPY).name,
+    "numpy_loaded": "numpy" in sys.modules,
 }, ensure_ascii=False)
 `);
 writeFileSync(outputPath, output, "utf-8");

@@ -80,3 +80,26 @@ def test_the_site_wheel_carries_the_committed_rules() -> None:
 
 def test_the_pyproject_reaches_outside_the_package_for_nothing() -> None:
     assert "../" not in (PACKAGE / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_wheel_needs_numpy_on_cpython_only_at_the_pinned_version() -> None:
+    """The bootstrap's numpy route is a dependency everywhere but Pyodide (Emscripten), which takes the pure
+    route, so a browser install never resolves numpy; the pin is the one the site and tests install."""
+    wheels = sorted((ROOT / "build" / "wheels").glob("cvb_scorer-*.whl"))
+    if not wheels:
+        pytest.skip("no wheel built; `make wheel` builds the one the site serves")
+    with zipfile.ZipFile(wheels[-1]) as archive:
+        (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        requires = [
+            line.removeprefix("Requires-Dist: ")
+            for line in archive.read(metadata).decode("utf-8").splitlines()
+            if line.startswith("Requires-Dist: numpy")
+        ]
+    pins = {
+        line.strip()
+        for name in ("site.txt", "test.txt")
+        for line in (ROOT / "requirements" / name).read_text(encoding="utf-8").splitlines()
+        if line.startswith("numpy==")
+    }
+    assert len(pins) == 1
+    assert requires == [f"{pins.pop()}; platform_system != 'Emscripten'"]

@@ -1,5 +1,6 @@
 """The same wheel in Pyodide (under Node) gives byte-identical output to CPython: the ``--json`` report of a
-corpus of more than 1,000 clips (with its bootstrap) and the editor's view of a sample of pairs."""
+corpus of more than 1,000 clips (with its bootstrap: the pure route there, numpy's on CPython) and the editor's
+view of a sample of pairs."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from cvb_scorer.report import score_jsonl_to_json
 from cvb_scorer.rules import load_packaged_rules
-from cvb_scorer.stats import draws
+from cvb_scorer.stats import Route, draws, rates_route
 from cvb_scorer.view import render_view
 
 from tests.scorer.conftest import ROOT, hkcancor_utterances
@@ -118,7 +119,11 @@ def test_pyodide_output_is_byte_identical_to_cpython(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     pyodide = json.loads(out.read_text("utf-8"))
     assert pyodide["unicode"] == "16.0.0"
+    # The report bootstrapped 10,000 x 1,200 draws, far above the numpy route's threshold on CPython.
+    assert (pyodide["bootstrap_route"], pyodide["numpy_loaded"]) == ("PURE", False)
 
+    # ... while CPython's report takes the numpy route: the byte comparison below is also route against route.
+    assert rates_route([[1] * 1200], [[2] * 1200], resamples=10000) is Route.NUMPY
     cpython_report = score_jsonl_to_json(ref_jsonl, hyp_jsonl, rules=load_packaged_rules())
     assert json.loads(cpython_report)["coverage"]["clips"] >= 1000
     if pyodide["report"] != cpython_report:

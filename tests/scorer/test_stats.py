@@ -1,13 +1,22 @@
-"""Seeded bootstrap (the bulk draw against its plain reference), linear-interpolation percentiles, collapse warnings, rank bands, paired differences."""
+"""Seeded bootstrap (the bulk draw and both routes, pure and numpy, against the plain reference),
+linear-interpolation percentiles, collapse warnings, rank bands, paired differences."""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import random
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
 
 import pytest
+from cvb_scorer import stats_numpy
 from cvb_scorer.reference import stats as reference
 from cvb_scorer.stats import (
+    NUMPY_MIN_DRAWS,
     Entry,
+    Route,
     StatsError,
     bootstrap_mean,
     bootstrap_rates,
@@ -16,9 +25,10 @@ from cvb_scorer.stats import (
     paired_difference,
     percentile,
     rank_bands,
+    rates_route,
     resample_sums,
 )
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 
@@ -166,3 +176,226 @@ def test_paired_difference_is_a_diagnostic_on_the_same_clips() -> None:
     diff = paired_difference(a, b, totals, resamples=1000, seed=3, interval=0.95)
     assert diff.difference == pytest.approx(-0.2)
     assert diff.interval.high < 0 and diff.a_better_share == 1.0
+
+
+# ---- The two routes (pure built-ins, numpy) against each other and the plain reference ----------------------
+
+# Clip counts that matter to the draw: one clip, small corpora, heavy rejection (40,000 keeps 61% of 16-bit
+# lanes; 32,769 keeps 50%), the last 16-bit sizes and the first with 32-bit lanes.
+SIZES = st.sampled_from([1, 2, 3, 40000, 32769, 65535, 65536, 65537]) | st.integers(1, 90)
+
+
+@contextlib.contextmanager
+def numpy_passes() -> Iterator[list[int]]:
+    """Records the clip count of every pass the numpy route makes over the draw (the real function still runs),
+    so a test can tell that the route it compares really ran."""
+    calls: list[int] = []
+    real = stats_numpy.column_sums
+
+    def counted(columns: Sequence[Sequence[int]], *, resamples: int, seed: int) -> object:
+        calls.append(len(columns[0]))
+        return real(columns, resamples=resamples, seed=seed)
+
+    setattr(stats_numpy, "column_sums", counted)  # noqa: B010
+    try:
+        yield calls
+    finally:
+        setattr(stats_numpy, "column_sums", real)  # noqa: B010
+
+
+def _resamples(n: int) -> int:
+    return 2 if n > 5000 else 25
+
+
+def _columns(n: int, rng: random.Random, top: int, count: int) -> list[list[int]]:
+    return [[rng.randrange(top + 1) for _ in range(n)] for _ in range(count)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=SIZES,
+    rates=st.integers(1, 3),
+    top=st.sampled_from([0, 1, 40, 600, 10**6]),
+    zero_totals=st.booleans(),
+    data_seed=st.integers(0, 2**32),
+    seed=st.integers(0, 2**64),
+)
+@example(n=40000, rates=2, top=600, zero_totals=False, data_seed=1, seed=2)
+@example(n=65535, rates=1, top=40, zero_totals=False, data_seed=3, seed=4)
+@example(n=65537, rates=2, top=10**6, zero_totals=False, data_seed=5, seed=6)
+@example(n=1, rates=3, top=0, zero_totals=True, data_seed=7, seed=8)
+def test_bootstrap_rates_are_identical_on_the_numpy_route_the_pure_route_and_the_reference(
+    n: int, rates: int, top: int, zero_totals: bool, data_seed: int, seed: int
+) -> None:
+    rng = random.Random(data_seed)
+    errors = _columns(n, rng, top, rates)
+    # Zero totals on every clip make every resample's total 0 (the 0-or-1 rule); otherwise some clips have none.
+    totals = [[0] * n for _ in range(rates)] if zero_totals else _columns(n, rng, top, rates)
+    resamples = _resamples(n)
+    assert rates_route(errors, totals, resamples=resamples, route=Route.NUMPY) is Route.NUMPY
+    with numpy_passes() as calls:
+        fast = bootstrap_rates(
+            errors, totals, resamples=resamples, seed=seed, interval=0.9, route=Route.NUMPY
+        )
+        pure = bootstrap_rates(errors, totals, resamples=resamples, seed=seed, interval=0.9, route=Route.PURE)
+    assert calls == [n]
+    plain = reference.bootstrap_rates(errors, totals, resamples=resamples, seed=seed, interval=0.9)
+    assert fast == pure == plain
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=SIZES, bits=st.sampled_from([1, 16, 40, 61, 62, 63, 130]), data_seed=st.integers(0, 2**32))
+def test_resample_sums_split_values_of_any_size_into_limbs_and_agree_exactly(
+    n: int, bits: int, data_seed: int
+) -> None:
+    rng = random.Random(data_seed)
+    values = [rng.getrandbits(bits) for _ in range(n)]
+    values[rng.randrange(n)] = (1 << bits) - 1  # the widest value of that size
+    resamples = _resamples(n)
+    expected = [sum(values[i] for i in idx) for idx in reference.draws(n, resamples=resamples, seed=bits)]
+    with numpy_passes() as calls:
+        assert resample_sums(values, resamples=resamples, seed=bits, route=Route.NUMPY) == expected
+    assert calls == [n]
+    assert resample_sums(values, resamples=resamples, seed=bits, route=Route.PURE) == expected
+
+
+def _mean_oracle(values: Sequence[float], resamples: int, seed: int, level: float) -> tuple[float, float]:
+    means = sorted(
+        math.fsum(values[i] for i in idx) / len(values)
+        for idx in reference.draws(len(values), resamples=resamples, seed=seed)
+    )
+    tail = (1 - level) / 2
+    return percentile(means, tail), percentile(means, 1 - tail)
+
+
+FLOATS = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6) | st.sampled_from(
+    [0.0, 100.0, 0.1, 1 / 3, 5e-324, 2.0**-60]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(FLOATS, min_size=1, max_size=60), seed=st.integers(0, 2**32))
+def test_bootstrap_mean_keeps_math_fsum_bits_on_both_routes(values: list[float], seed: int) -> None:
+    expected = _mean_oracle(values, 30, seed, 0.9)
+    for route in (Route.NUMPY, Route.PURE):
+        iv = bootstrap_mean(values, resamples=30, seed=seed, interval=0.9, bounds=None, route=route)
+        assert (iv.low, iv.high) == expected
+
+
+@pytest.mark.parametrize(
+    ("values", "numpy_runs"),
+    [
+        ([73.4, 12.5, 100.0, 0.0, 55.55], True),  # scores on a 0-100 scale: three limbs
+        ([1.0, -2.5, 3.25], True),  # negative values are offset by the minimum
+        ([1e300, 1e-300], False),  # 2,000 bits of span: fsum's job
+        ([-0.0, -0.0], False),  # fsum's sign of zero is its own
+        ([1.0, math.inf, 2.0], False),  # fsum's infinities (and NaN from inf - inf in a percentile)
+    ],
+)
+def test_bootstrap_mean_takes_numpy_only_where_a_few_limbs_hold_the_exact_sum(
+    values: list[float], numpy_runs: bool
+) -> None:
+    with numpy_passes() as calls:
+        fast = bootstrap_mean(values, resamples=40, seed=3, interval=0.9, bounds=None, route=Route.NUMPY)
+    assert bool(calls) is numpy_runs
+    pure = bootstrap_mean(values, resamples=40, seed=3, interval=0.9, bounds=None, route=Route.PURE)
+    assert repr(fast) == repr(pure)  # repr: NaN bounds compare unequal
+    if all(map(math.isfinite, values)):
+        assert (fast.low, fast.high) == _mean_oracle(values, 40, 3, 0.9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=SIZES, top=st.sampled_from([0, 3, 500]), data_seed=st.integers(0, 2**32), seed=st.integers(0, 2**32))
+def test_paired_difference_is_identical_on_both_routes_and_the_reference_draw(
+    n: int, top: int, data_seed: int, seed: int
+) -> None:
+    rng = random.Random(data_seed)
+    a, b, t = _columns(n, rng, top, 3)
+    resamples = _resamples(n)
+    with numpy_passes() as calls:
+        fast = paired_difference(a, b, t, resamples=resamples, seed=seed, interval=0.9, route=Route.NUMPY)
+    assert calls == [n]
+    assert fast == paired_difference(a, b, t, resamples=resamples, seed=seed, interval=0.9, route=Route.PURE)
+    diffs = []
+    for idx in reference.draws(n, resamples=resamples, seed=seed):
+        tot = sum(t[i] for i in idx)
+        diffs.append(sum(a[i] for i in idx) / tot - sum(b[i] for i in idx) / tot if tot else 0.0)
+    assert fast.a_better_share == sum(d < 0 for d in diffs) / resamples
+    tail = (1 - 0.9) / 2  # as the bootstrap computes it (0.04999..., not 0.05)
+    assert (fast.interval.low, fast.interval.high) == (
+        percentile(sorted(diffs), tail),
+        percentile(sorted(diffs), 1 - tail),
+    )
+
+
+def test_sums_that_could_reach_2_to_the_53_stay_on_the_pure_route() -> None:
+    # int64 -> float64 is exact only below 2**53: at that bound a rate could round differently from Python's
+    # int / int, so the numpy route declines; one below it, the numpy route runs and agrees.
+    n = 4
+    with numpy_passes() as calls:
+        for top, route in (((1 << 53) // n, Route.PURE), ((1 << 53) // n - 1, Route.NUMPY)):
+            errors, totals = [[top, 1, top - 7, 3]], [[top, top, top - 1, 5]]
+            assert rates_route(errors, totals, resamples=50, route=Route.NUMPY) is route
+            got = bootstrap_rates(errors, totals, resamples=50, seed=8, interval=0.9, route=Route.NUMPY)
+            assert got == reference.bootstrap_rates(errors, totals, resamples=50, seed=8, interval=0.9)
+    assert calls == [n]
+
+
+def test_column_fields_pack_into_int64_words_without_carrying() -> None:
+    # Four columns whose sums need 20, 40, 61 and 2 bits: the 62-bit words may not share a field across a word.
+    n, rng = 7, random.Random(4)
+    columns = [[rng.randrange(1 << w) for _ in range(n)] for w in (17, 37, 58, 1)]
+    sums = stats_numpy.column_sums(columns, resamples=20, seed=11)
+    for r, idx in enumerate(reference.draws(n, resamples=20, seed=11)):
+        assert sums[r].tolist() == [sum(col[i] for i in idx) for col in columns]
+
+
+def _run_python(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
+def test_auto_route_loads_numpy_only_for_a_draw_large_enough_to_repay_it() -> None:
+    # A fresh interpreter: importing the scorer and bootstrapping a small corpus never loads numpy; a corpus of
+    # NUMPY_MIN_DRAWS draws does.
+    code = (
+        "import sys\n"
+        "from cvb_scorer import report, view\n"
+        "from cvb_scorer.stats import NUMPY_MIN_DRAWS, Route, bootstrap_rates, rates_route\n"
+        "e, t = [[1, 0, 2]], [[4, 5, 6]]\n"
+        "small = rates_route(e, t, resamples=(NUMPY_MIN_DRAWS - 1) // 3)\n"
+        "bootstrap_rates(e, t, resamples=(NUMPY_MIN_DRAWS - 1) // 3, seed=1, interval=0.9)\n"
+        "before = 'numpy' in sys.modules\n"
+        "large = rates_route(e, t, resamples=NUMPY_MIN_DRAWS // 3 + 1)\n"
+        "print(small.name, before, large.name, 'numpy' in sys.modules)\n"
+    )
+    assert _run_python(code).split() == ["PURE", "False", "NUMPY", "True"]
+    assert NUMPY_MIN_DRAWS > 3
+
+
+def test_without_numpy_every_route_is_the_pure_one() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['numpy'] = None  # import numpy now raises ImportError, as where it is not installed\n"
+        "from cvb_scorer.stats import Route, bootstrap_rates, rates_route\n"
+        "e, t = [[1, 0, 2] * 400], [[4, 5, 6] * 400]\n"
+        "print(rates_route(e, t, resamples=10000, route=Route.NUMPY).name, "
+        "bootstrap_rates(e, t, resamples=3000, seed=1, interval=0.9)[0])\n"
+    )
+    route, interval = _run_python(code).split(" ", 1)
+    assert route == "PURE"
+    e, t = [[1, 0, 2] * 400], [[4, 5, 6] * 400]
+    assert interval.strip() == repr(
+        bootstrap_rates(e, t, resamples=3000, seed=1, interval=0.9, route=Route.NUMPY)[0]
+    )
+
+
+def test_the_published_intervals_of_a_fixed_corpus_are_unchanged_on_every_route() -> None:
+    # Pinned from the bootstrap as published before the numpy route existed: the same seed gives the same
+    # intervals, so the signature's draw name still means what it meant.
+    rng = random.Random(12)
+    errors = _columns(300, rng, 30, 2)
+    totals = [[e + rng.randrange(1, 80) for e in col] for col in errors]
+    published = [(0.24369071909671483, 0.2781913244955407), (0.266919051447516, 0.30505174347437386)]
+    for route in Route:
+        got = bootstrap_rates(errors, totals, resamples=10000, seed=20260924, interval=0.95, route=route)
+        assert [(iv.low, iv.high) for iv in got] == published, route
