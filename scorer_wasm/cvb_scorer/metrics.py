@@ -11,14 +11,22 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
-from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts, edit_counts_many
+from cvb_scorer.align import (
+    Alignment,
+    Counts,
+    Op,
+    Substitutions,
+    align,
+    edit_counts,
+    edit_counts_many,
+    substitutions_many,
+)
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
 from cvb_scorer.normalise.charsets import charsets, count_simplified_only
-from cvb_scorer.normalise.fold import fold_reference
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
 from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
@@ -84,6 +92,9 @@ class ClipScore(_Rates):
     # The CER edit script and the MER tokens when scoring built them (else built on first use, see below).
     script: Alignment | None = field(default=None, repr=False, compare=False)
     tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+    # The positions of the CER alignment's substitutions when corpus scoring found them (the Simplified cost
+    # reads only these; else they are taken from the script on first use).
+    substitutions: Substitutions | None = field(default=None, repr=False, compare=False)
 
     def __init__(
         self,
@@ -95,6 +106,7 @@ class ClipScore(_Rates):
         mer_counts: Counts,
         script: Alignment | None = None,
         tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+        substitutions: Substitutions | None = None,
     ) -> None:
         # One per clip: filling the instance dict directly is half the cost of the generated frozen
         # ``__init__`` (a call of ``object.__setattr__`` per field). Assignment still raises afterwards.
@@ -107,6 +119,7 @@ class ClipScore(_Rates):
         fields["mer_counts"] = mer_counts
         fields["script"] = script
         fields["tokens"] = tokens
+        fields["substitutions"] = substitutions
 
     @cached_property
     def cer_alignment(self) -> Alignment:
@@ -115,6 +128,15 @@ class ClipScore(_Rates):
         if self.script is not None:
             return self.script
         return align(self.reference.cer, self.hypothesis.cer)
+
+    @cached_property
+    def cer_substitutions(self) -> Substitutions:
+        """The (reference, hypothesis) positions of the CER alignment's substitutions, in order."""
+        if self.substitutions is not None:
+            return self.substitutions
+        if self.script is not None:
+            return _substitutions_of(self.script)
+        return substitutions_many([(self.reference.cer, self.hypothesis.cer)])[1][0]
 
     @cached_property
     def ref_tokens(self) -> tuple[str, ...]:
@@ -132,7 +154,7 @@ class ClipScore(_Rates):
 
     @cached_property
     def simplified(self) -> SimplifiedCost:
-        return simplified_cost(self.reference, self.hypothesis, self.cer_counts, lambda: self.cer_alignment)
+        return simplified_costs([self])[0]
 
 
 @cache
@@ -170,11 +192,19 @@ def by_class(
     }
 
 
+def _substitutions_of(alignment: Alignment) -> Substitutions:
+    sub = Op.SUBSTITUTE
+    return tuple((i, j) for op, i, j in alignment.ops if op is sub)
+
+
 def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
-    """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared."""
-    return fold_variants(fold_reference(prepare(reference.source))[0]), fold_variants(
-        prepare(hypothesis.source)
-    )
+    """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared.
+    The reference's fold is the one its normalisation made (``fold_changes`` index the prepared text), not
+    made again."""
+    ref = list(prepare(reference.source))
+    for change in reference.fold_changes:
+        ref[change.index] = change.after
+    return fold_variants("".join(ref)), fold_variants(prepare(hypothesis.source))
 
 
 @cache
@@ -192,72 +222,85 @@ def _inventory_allows(ref: str, hyp: str) -> bool:
     return any(not forms[h].isdisjoint(in_reference) for h in set(hyp) if h in forms)
 
 
+def _fold_pairs(ref: str, hyp: str, substitutions: Substitutions) -> list[tuple[int, int]]:
+    """The substitutions (reference, hypothesis positions) of a character by one of its Traditional forms."""
+    forms = _traditional_forms()
+    none: frozenset[str] = frozenset()
+    return [(i, j) for i, j in substitutions if ref[i] in forms.get(hyp[j], none)]
+
+
+def _folded(ref: str, hyp: str, substitutions: Substitutions) -> str:
+    """``hyp`` with every substitution of a character by one of its Traditional forms undone."""
+    out = list(hyp)
+    for i, j in _fold_pairs(ref, hyp, substitutions):
+        out[j] = ref[i]
+    return "".join(out)
+
+
 def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> str:
     """The raw hypothesis with every character that the reference has in a Traditional form at the same place
     replaced by that form: the two texts as the rules before ``numerals`` leave them (so 三万五 meets 三萬五) are
     aligned, and only substitutions of a character by one of its Traditional forms are undone."""
     ref, hyp = _script_texts(reference, hypothesis)
-    forms = _traditional_forms()
-    none: frozenset[str] = frozenset()
-    out = list(hyp)
-    for op, i0, i1, j0, _ in align(ref, hyp).runs:
-        if op is Op.SUBSTITUTE:
-            for k in range(i1 - i0):
-                r, h = ref[i0 + k], hyp[j0 + k]
-                if r in forms.get(h, none):
-                    out[j0 + k] = r
-    return "".join(out)
-
-
-def _fold_pairs(ref: str, hyp: str, alignment: Alignment) -> list[tuple[int, int]]:
-    """(reference, hypothesis) positions of the CER alignment's substitutions of a character by one of its
-    Traditional forms."""
-    forms = _traditional_forms()
-    none: frozenset[str] = frozenset()
-    return [
-        (i0 + k, j0 + k)
-        for op, i0, i1, j0, _ in alignment.runs
-        if op is Op.SUBSTITUTE
-        for k in range(i1 - i0)
-        if ref[i0 + k] in forms.get(hyp[j0 + k], none)
-    ]
+    return _folded(ref, hyp, _substitutions_of(align(ref, hyp)))
 
 
 def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: Alignment) -> str:
-    """The hypothesis's CER string folded to the reference's script (what ``simplified_cost`` compares with).
+    """The hypothesis's CER string folded to the reference's script (what ``simplified_costs`` compares with).
 
     A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
     (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
     alignment."""
     if not _number_sensitive().isdisjoint(hypothesis.source):
         return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
-    hyp = list(hypothesis.cer)
-    for i, j in _fold_pairs(reference.cer, hypothesis.cer, alignment):
-        hyp[j] = reference.cer[i]
-    return "".join(hyp)
+    return _folded(reference.cer, hypothesis.cer, _substitutions_of(alignment))
 
 
-def simplified_cost(
-    reference: Normalised, hypothesis: Normalised, counts: Counts, alignment: Callable[[], Alignment]
-) -> SimplifiedCost:
-    """How many of the clip's CER errors (``counts``) writing Traditional would have avoided: the errors that
-    disappear when the hypothesis is folded to the reference's script (``script_folded_cer``)."""
-    characters = count_simplified_only(hypothesis.source)
-    if not counts.errors:
-        return SimplifiedCost(characters, 0)
-    if not _number_sensitive().isdisjoint(hypothesis.source):
-        ref, hyp = _script_texts(reference, hypothesis)
-        if not _inventory_allows(ref, hyp):
-            return SimplifiedCost(characters, 0)
-        folded = normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
-        # Folding only undoes substitutions, so errors never appear; the floor keeps the report sensible anyway.
-        return SimplifiedCost(characters, max(0, counts.errors - edit_counts(reference.cer, folded).errors))
-    if not counts.S or not _inventory_allows(reference.cer, hypothesis.cer):
-        return SimplifiedCost(characters, 0)
-    # Replacing k substituted characters by the reference's makes the same alignment k cheaper, and no
-    # alignment of the folded text is cheaper than that (it would make the original cheaper than optimal), so
-    # exactly k errors disappear: no second alignment is needed.
-    return SimplifiedCost(characters, len(_fold_pairs(reference.cer, hypothesis.cer, alignment())))
+def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
+    """How many of each clip's CER errors writing Traditional would have avoided: the errors that disappear
+    when the hypothesis is folded to the reference's script (``script_folded_cer``, the plain statement the
+    tests compare with). Only counts are needed, never a script:
+
+    - a hypothesis folded in its normalised form: replacing k substituted characters by the reference's makes
+      the same alignment k cheaper, and no alignment of the folded text is cheaper than that (it would make
+      the original cheaper than optimal), so exactly k errors disappear: the substitutions the CER alignment
+      makes (kept by corpus scoring) are all it takes;
+    - a hypothesis folded before normalising (it has a character a numeral rule reads): the script texts'
+      substitutions and the folded texts' counts, each for all such clips at once (``substitutions_many``,
+      ``edit_counts_many``); a fold that changes nothing removes nothing, and is not counted again.
+    """
+    costs = [0] * len(clips)
+    early: list[
+        tuple[int, str]
+    ] = []  # clips folded before normalising: (index, script text of the reference)
+    early_hyps: list[str] = []
+    sensitive = _number_sensitive()
+    for k, clip in enumerate(clips):
+        ref, hyp = clip.reference, clip.hypothesis
+        if not clip.cer_counts.errors:
+            continue
+        if not sensitive.isdisjoint(hyp.source):
+            ref_script, hyp_script = _script_texts(ref, hyp)
+            if _inventory_allows(ref_script, hyp_script):
+                early.append((k, ref_script))
+                early_hyps.append(hyp_script)
+        elif clip.cer_counts.S:
+            costs[k] = len(_fold_pairs(ref.cer, hyp.cer, clip.cer_substitutions))
+    if early:
+        _, found = substitutions_many([(r, h) for (_, r), h in zip(early, early_hyps, strict=True)])
+        recount: list[tuple[int, str]] = []
+        for (k, ref_script), hyp_script, subs in zip(early, early_hyps, found, strict=True):
+            if _fold_pairs(ref_script, hyp_script, subs):
+                recount.append((k, normalise_hypothesis(_folded(ref_script, hyp_script, subs)).cer))
+        after = edit_counts_many([(clips[k].reference.cer, folded) for k, folded in recount])
+        for (k, _), counts in zip(recount, after, strict=True):
+            # Folding only undoes substitutions, but it can make a numeral readable (万三 → 萬三) and so cost
+            # more; no error was then the script's fault.
+            costs[k] = max(0, clips[k].cer_counts.errors - counts.errors)
+    return [
+        SimplifiedCost(count_simplified_only(clip.hypothesis.source), cost)
+        for clip, cost in zip(clips, costs, strict=True)
+    ]
 
 
 def score_normalised(
@@ -316,7 +359,7 @@ def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
         (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
         for cid, ref, hyp in pairs
     ]
-    cer_counts = edit_counts_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
+    cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
     tokens = [_mer_tokens(ref, hyp) for _, ref, hyp, _ in rows]
     # The clips whose MER tokens are not all one character need an alignment of their own.
     own = [
@@ -328,8 +371,10 @@ def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
     for (k, _), counts in zip(own, edit_counts_many([t for _, t in own]), strict=True):
         mer_counts[k] = counts
     clips = tuple(
-        ClipScore(cid, ref, hyp, covered, cer, mer, None, tok)
-        for (cid, ref, hyp, covered), cer, mer, tok in zip(rows, cer_counts, mer_counts, tokens, strict=True)
+        ClipScore(cid, ref, hyp, covered, cer, mer, None, tok, subs)
+        for (cid, ref, hyp, covered), cer, mer, tok, subs in zip(
+            rows, cer_counts, mer_counts, tokens, substitutions, strict=True
+        )
     )
     # Counts are named tuples: summing them column by column runs in C.
     cer = Counts(*map(sum, zip(*(c.cer_counts for c in clips), strict=True))) if clips else Counts()

@@ -155,3 +155,44 @@ def test_simplified_cost_is_the_errors_that_folding_the_hypothesis_removes(ref: 
     # error was the script's fault. Hypothesis found ref 萬一 against hyp 万三.
     assert clip.simplified.errors == max(0, clip.cer_counts.errors - after)
     assert 0 <= clip.simplified.errors <= clip.cer_counts.errors
+
+
+def test_simplified_costs_of_a_corpus_are_each_clips_folded_errors() -> None:
+    # Corpus scoring keeps only the CER alignments' substitutions and counts the folded clips together; each
+    # clip's cost must still be the errors its folded hypothesis loses, by the plain statement.
+    from cvb_scorer.align import edit_counts
+    from cvb_scorer.metrics import script_folded_cer, simplified_costs
+
+    rng = random.Random(11)
+    words = [
+        "呢個",
+        "这个",
+        "三萬五",
+        "三万五",
+        "係",
+        "系",
+        "幾多",
+        "几多",
+        "隻",
+        "只",
+        "以後",
+        "以后",
+        "好",
+        "，",
+        "iPhone",
+    ]
+    triples = []
+    for k in range(300):
+        ref = "".join(rng.choice(words) for _ in range(rng.choice([0, 2, 6, 30])))
+        hyp = "".join(
+            w if rng.random() < 0.7 else rng.choice(words)
+            for w in (ref[i : i + 2] for i in range(0, len(ref), 2))
+        )
+        triples.append((f"c{k}", ref, hyp))
+    corpus = score_corpus(triples)
+    costs = simplified_costs(corpus.clips)
+    assert sum(c.errors for c in costs) > 50
+    for clip, cost in zip(corpus.clips, costs, strict=True):
+        folded = script_folded_cer(clip.reference, clip.hypothesis, clip.cer_alignment)
+        assert cost.errors == max(0, clip.cer_counts.errors - edit_counts(clip.reference.cer, folded).errors)
+        assert cost == clip.simplified
