@@ -26,7 +26,7 @@ from cvb_scorer.align import (
     substitutions_many,
 )
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
-from cvb_scorer.normalise.charsets import charsets, count_simplified_only
+from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplified_only
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
 from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
@@ -208,11 +208,13 @@ def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, s
 
 
 @cache
-def _number_sensitive() -> frozenset[str]:
+def _number_sensitive() -> CharacterSet:
     """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
     一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
     read = NUMERAL_CHARS | {DECIMAL_WORD} | CURRENCY_WORDS | set("".join(EXCEPTION_WORDS))
-    return frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+    return CharacterSet.of(
+        frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+    )
 
 
 def _inventory_allows(ref: str, hyp: str) -> bool:
@@ -251,7 +253,7 @@ def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: 
     A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
     (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
     alignment."""
-    if not _number_sensitive().isdisjoint(hypothesis.source):
+    if _number_sensitive().found_in(hypothesis.source):
         return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
     return _folded(reference.cer, hypothesis.cer, _substitutions_of(alignment))
 
@@ -279,7 +281,7 @@ def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
         ref, hyp = clip.reference, clip.hypothesis
         if not clip.cer_counts.errors:
             continue
-        if not sensitive.isdisjoint(hyp.source):
+        if sensitive.found_in(hyp.source):
             ref_script, hyp_script = _script_texts(ref, hyp)
             if _inventory_allows(ref_script, hyp_script):
                 early.append((k, ref_script))
