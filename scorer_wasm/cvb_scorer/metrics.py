@@ -29,7 +29,14 @@ from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_ref
 from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplified_only
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
-from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
+from cvb_scorer.tokens import (
+    CLASS_OF_CODE,
+    TokenClass,
+    class_codes,
+    coded_token_string,
+    mer_token_texts,
+    one_token_per_character,
+)
 
 
 def rate(counts: Counts) -> float:
@@ -335,6 +342,37 @@ def _one_per_character(ref: Normalised, hyp: Normalised, tokens: _Tokens) -> boo
     return len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer)
 
 
+# Where the characters that stand for tokens of several characters are taken from: the supplementary private
+# use planes, then the BMP's private use area (a character a pair's texts have is skipped).
+_CODE_POINTS = (range(0xF0000, 0x110000), range(0xE000, 0xF900))
+
+
+def _mer_sequences(ref: Normalised, hyp: Normalised) -> tuple[Sequence[str], Sequence[str]] | None:
+    """Both sides' MER tokens for alignment, or None when every token is one character (the MER alignment is
+    then the CER alignment: the same items in the same order).
+
+    Each side is a string of one character per token (``coded_token_string``): a token of several characters
+    (a Latin word, a number) becomes a character that neither text has, the same one for the same token on
+    both sides, so two items are equal exactly when their tokens are and the alignment is the tokens'. Should
+    the texts use up every candidate character, the token lists themselves are returned."""
+    if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
+        return None
+    codes: dict[str, str] = {}
+    free = (chr(cp) for part in _CODE_POINTS for cp in part)
+    texts = (ref.text, hyp.text)
+
+    def code(token: str) -> str:
+        if token not in codes:
+            codes[token] = next(ch for ch in free if ch not in texts[0] and ch not in texts[1])
+        return codes[token]
+
+    try:
+        sequences = (coded_token_string(ref.text, code), coded_token_string(hyp.text, code))
+    except StopIteration:  # pragma: no cover - needs more than 130,000 distinct words and numbers in a pair
+        return _cached_token_texts(ref.text), tuple(mer_token_texts(hyp.text))
+    return None if not codes else sequences
+
+
 def score_clip(clip_id: str, reference: str, hypothesis: str | None) -> ClipScore:
     """Score one clip; ``hypothesis=None`` means the system returned nothing (scored as all deletions)."""
     ref = normalise_reference(reference)
@@ -362,20 +400,17 @@ def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
         for cid, ref, hyp in pairs
     ]
     cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
-    tokens = [_mer_tokens(ref, hyp) for _, ref, hyp, _ in rows]
     # The clips whose MER tokens are not all one character need an alignment of their own.
     own = [
-        (k, t)
-        for k, (t, (_, ref, hyp, _)) in enumerate(zip(tokens, rows, strict=True))
-        if t is not None and not _one_per_character(ref, hyp, t)
+        (k, seq) for k, (_, ref, hyp, _) in enumerate(rows) if (seq := _mer_sequences(ref, hyp)) is not None
     ]
     mer_counts = list(cer_counts)
-    for (k, _), counts in zip(own, edit_counts_many([t for _, t in own]), strict=True):
+    for (k, _), counts in zip(own, edit_counts_many([seq for _, seq in own]), strict=True):
         mer_counts[k] = counts
     clips = tuple(
-        ClipScore(cid, ref, hyp, covered, cer, mer, None, tok, subs)
-        for (cid, ref, hyp, covered), cer, mer, tok, subs in zip(
-            rows, cer_counts, mer_counts, tokens, substitutions, strict=True
+        ClipScore(cid, ref, hyp, covered, cer, mer, None, None, subs)
+        for (cid, ref, hyp, covered), cer, mer, subs in zip(
+            rows, cer_counts, mer_counts, substitutions, strict=True
         )
     )
     # Counts are named tuples: summing them column by column runs in C.
