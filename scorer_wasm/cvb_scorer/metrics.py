@@ -279,10 +279,7 @@ def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
       ``edit_counts_many``); a fold that changes nothing removes nothing, and is not counted again.
     """
     costs = [0] * len(clips)
-    early: list[
-        tuple[int, str]
-    ] = []  # clips folded before normalising: (index, script text of the reference)
-    early_hyps: list[str] = []
+    early: list[tuple[int, str, str]] = []  # folded before normalising: index, both script texts
     sensitive = _number_sensitive()
     for k, clip in enumerate(clips):
         ref, hyp = clip.reference, clip.hypothesis
@@ -291,21 +288,20 @@ def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
         if sensitive.found_in(hyp.source):
             ref_script, hyp_script = _script_texts(ref, hyp)
             if _inventory_allows(ref_script, hyp_script):
-                early.append((k, ref_script))
-                early_hyps.append(hyp_script)
+                early.append((k, ref_script, hyp_script))
         elif clip.cer_counts.S:
             costs[k] = len(_fold_pairs(ref.cer, hyp.cer, clip.cer_substitutions))
-    if early:
-        _, found = substitutions_many([(r, h) for (_, r), h in zip(early, early_hyps, strict=True)])
-        recount: list[tuple[int, str]] = []
-        for (k, ref_script), hyp_script, subs in zip(early, early_hyps, found, strict=True):
-            if _fold_pairs(ref_script, hyp_script, subs):
-                recount.append((k, normalise_hypothesis(_folded(ref_script, hyp_script, subs)).cer))
-        after = edit_counts_many([(clips[k].reference.cer, folded) for k, folded in recount])
-        for (k, _), counts in zip(recount, after, strict=True):
-            # Folding only undoes substitutions, but it can make a numeral readable (万三 → 萬三) and so cost
-            # more; no error was then the script's fault.
-            costs[k] = max(0, clips[k].cer_counts.errors - counts.errors)
+    _, found = substitutions_many([(ref_script, hyp_script) for _, ref_script, hyp_script in early])
+    folded = [
+        (k, normalise_hypothesis(_folded(ref_script, hyp_script, subs)).cer)
+        for (k, ref_script, hyp_script), subs in zip(early, found, strict=True)
+        if _fold_pairs(ref_script, hyp_script, subs)
+    ]
+    after = edit_counts_many([(clips[k].reference.cer, hyp_cer) for k, hyp_cer in folded])
+    for (k, _), counts in zip(folded, after, strict=True):
+        # Folding only undoes substitutions, but it can make a numeral readable (万三 → 萬三) and so cost more;
+        # no error was then the script's fault.
+        costs[k] = max(0, clips[k].cer_counts.errors - counts.errors)
     return [
         SimplifiedCost(count_simplified_only(clip.hypothesis.source), cost)
         for clip, cost in zip(clips, costs, strict=True)
