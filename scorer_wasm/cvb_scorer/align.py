@@ -327,6 +327,12 @@ def _count_many(
 ) -> list[Counts]:
     """The counts of every pair, and the positions of their substitutions (last first) into ``subs`` unless
     it is None."""
+    if len(pairs) == 1:
+        # One pair (the editor's, on every keystroke): packing has nothing to share, and its stored columns are
+        # reused by the next alignment against the same reference (``_stored_columns``).
+        a, b = pairs[0]
+        s, d, ins = _walk(a, b, _columns(a, b), 0, None, None if subs is None else subs[0])
+        return [Counts(s, d, ins, len(a))]
     out: list[tuple[int, int, int]] = [(0, 0, 0)] * len(pairs)
     middles = [_middle(a, b) for a, b in pairs]
     jobs: list[tuple[int, int]] = []

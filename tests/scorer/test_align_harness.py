@@ -74,6 +74,9 @@ def assert_same_as_reference(ref: Sequence[str], hyp: Sequence[str]) -> None:
     assert fast.align(ref, hyp) == expected
     assert fast.count_edits(ref, hyp).counts == fast.edit_counts(ref, hyp) == expected.counts
     assert fast.distance(ref, hyp) == reference.distance(ref, hyp) == expected.distance
+    # A single pair takes the stored (reused) columns rather than a packed group.
+    assert fast.edit_counts_many([(ref, hyp)]) == [expected.counts]
+    assert fast.substitutions_many([(ref, hyp)]) == ([expected.counts], [reference_substitutions(ref, hyp)])
 
 
 @settings(max_examples=600, deadline=None)
@@ -176,6 +179,7 @@ def test_keystroke_reuse_equals_the_reference_after_every_edit(
         elif hyp:
             del hyp[min(k, len(hyp) - 1)]
         text = "".join(hyp)
+        assert fast.substitutions_many([(ref_text, text)])[1] == [reference_substitutions(ref_text, text)]
         assert fast.align(ref_text, text) == reference.align(ref_text, text)
         tokens = tuple(text.split("x"))
         assert fast.edit_counts(tuple(ref_text.split("x")), tokens) == reference.edit_counts(

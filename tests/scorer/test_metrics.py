@@ -198,7 +198,22 @@ def test_simplified_costs_of_a_corpus_are_each_clips_folded_errors() -> None:
         assert cost == clip.simplified
 
 
-_MER_PIECES = ["好", "唔該", "iphone", "15", "16", "3.5", "50%", "wifi", "ok", " ", "a", "1", "\U000f0000", "\ue000"]
+_MER_PIECES = [
+    "好",
+    "唔該",
+    "iphone",
+    "15",
+    "16",
+    "3.5",
+    "50%",
+    "wifi",
+    "ok",
+    " ",
+    "a",
+    "1",
+    "\U000f0000",
+    "\ue000",
+]
 
 
 @settings(max_examples=300, deadline=None)

@@ -61,7 +61,7 @@ _CUTS = re.compile(r"[ !\"#$%&'()*+,./:;<=>?@\[\\\]^_`{|}~、。，．！？；�
 
 def fold_reference(text: str) -> tuple[str, tuple[FoldChange, ...]]:
     """The reference fold (``cvb_scorer.reference.normalise.fold_positions``): s2hk's output kept at the
-    Simplified-only characters only. The pure-Python converter costs about 10 microseconds a character, so only
+    Simplified-only characters only. The pure-Python converter costs several microseconds a character, so only
     the pieces between cuts (see ``_CUTS``) that hold a Simplified-only character are converted: one stray
     character converts its clause, not the whole clip."""
     if not has_simplified_only(text):
