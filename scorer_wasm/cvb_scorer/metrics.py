@@ -27,6 +27,7 @@ from cvb_scorer.align import (
 )
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
 from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplified_only
+from cvb_scorer.normalise.fold import fold_reference
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
 from cvb_scorer.tokens import (
@@ -206,12 +207,18 @@ def _substitutions_of(alignment: Alignment) -> Substitutions:
 
 def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
     """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared.
-    The reference's fold is the one its normalisation made (``fold_changes`` index the prepared text), not
-    made again."""
-    ref = list(prepare(reference.source))
-    for change in reference.fold_changes:
-        ref[change.index] = change.after
-    return fold_variants("".join(ref)), fold_variants(prepare(hypothesis.source))
+    The reference's fold is the one its normalisation recorded (``fold_changes`` index the prepared text),
+    not made again; a reference with none recorded (nothing to fold, or one the editor took as already
+    normalised) is folded here, which costs one scan when there is nothing to fold."""
+    prepared = prepare(reference.source)
+    if reference.fold_changes:
+        chars = list(prepared)
+        for change in reference.fold_changes:
+            chars[change.index] = change.after
+        ref = "".join(chars)
+    else:
+        ref = fold_reference(prepared)[0]
+    return fold_variants(ref), fold_variants(prepare(hypothesis.source))
 
 
 @cache

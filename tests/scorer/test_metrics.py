@@ -237,3 +237,17 @@ def test_corpus_mer_counts_are_the_reference_alignment_of_the_tokens(pairs: list
     for clip in corpus.clips:
         tokens = mer_token_texts(clip.reference.text), mer_token_texts(clip.hypothesis.text)
         assert clip.mer_counts == reference_counts(*tokens)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="這个個门門们們净淨呢人好一二三万萬系係头发脚，。 ", max_size=40))
+def test_the_reference_script_text_reuses_the_fold_its_normalisation_made(text: str) -> None:
+    # The Simplified cost compares scripts on the reference as its fold left it; that fold is taken from the
+    # normalisation's record instead of being made again, and must be the same text.
+    from cvb_scorer.metrics import _script_texts
+    from cvb_scorer.normalise import prepare
+    from cvb_scorer.normalise.fold import fold_reference
+    from cvb_scorer.normalise.text import fold_variants
+
+    ref = normalise_reference(text)
+    assert _script_texts(ref, normalise_hypothesis(""))[0] == fold_variants(fold_reference(prepare(text))[0])
