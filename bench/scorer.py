@@ -4,7 +4,8 @@ bench/results/scorer.json.
 Measured: the command users run, ``cvb-score REF HYP --json`` as a whole process (interpreter start, imports,
 reading and parsing the files, normalisation, alignment, the bootstrap, writing the report), against
 ``jiwer.cer`` as a whole process reading the same files, in alternating rounds, on 1,000 clips of 500
-characters and on HKCanCor's 16,000-odd utterances; where that process spends its time; alignment at
+characters and on HKCanCor's 16,000-odd utterances, and on the 1,000 clips with the hypotheses (then both sides)
+written in Simplified characters; where that process spends its time; alignment at
 100/500/1,500/5,000 reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone.
 Every figure is in milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
 bench`` (or ``.venv/bin/python bench/scorer.py``); it runs the installed wheel.
