@@ -4,11 +4,12 @@ bench/results/scorer.json.
 Measured: the command users run, ``cvb-score REF HYP --json`` as a whole process (interpreter start, imports,
 reading and parsing the files, normalisation, alignment, the bootstrap, writing the report), against
 ``jiwer.cer`` as a whole process reading the same files, in alternating rounds, on 1,000 clips of 500
-characters and on HKCanCor's 16,000-odd utterances; where that process spends its time; alignment at
-100/500/1,500/5,000 reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone,
-on each of its routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import
-cost and both routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every
-figure is in milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
+characters and on HKCanCor's 16,000-odd utterances, and on the 1,000 clips with the hypotheses (then both sides)
+written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
+reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone, on each of its
+routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import cost and both
+routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every figure is in
+milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
 bench`` (or ``.venv/bin/python bench/scorer.py``); it runs the installed wheel.
 """
 
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import jiwer
+import opencc
 import pycantonese
 from cvb_scorer import __version__
 from cvb_scorer.align import align, clear_cache, distance
@@ -207,12 +209,14 @@ def _route_taken(report: dict[str, Any]) -> str:
 
 
 # Where the whole process spends its time, phase by phase, in a fresh interpreter (so imports are cold). CPU
-# time of the process, not wall-clock: on a shared machine it moves less with what else is running.
+# time of the process, not wall-clock: on a shared machine it moves less with what else is running. The command
+# normalises each text once, inside score_corpus; normalisation is also timed alone first (on a cleared cache),
+# so "score_corpus" includes it and "of_which_alignment" is the difference.
 PHASES_SCRIPT = """
 import json, sys, time
 t0 = time.process_time()
 from cvb_scorer.cli import main
-from cvb_scorer.metrics import score_corpus
+from cvb_scorer.metrics import score_corpus, simplified_costs
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.report import Report, decode_jsonl, parse_jsonl, report_json
 from cvb_scorer.rules import load_packaged_rules
@@ -228,6 +232,7 @@ for cid, (text, _) in refs.items():
     normalise_reference(text)
     normalise_hypothesis(hyps[cid][0] if cid in hyps else "")
 t3 = time.process_time()
+normalise_reference.cache_clear()
 corpus = score_corpus([(c, t, hyps[c][0] if c in hyps else None) for c, (t, _) in refs.items()])
 t4 = time.process_time()
 clips = sorted(corpus.clips, key=lambda c: c.id)
@@ -244,18 +249,22 @@ route = rates_route(
     resamples=b.resamples,
 ).name.lower()
 t5a = time.process_time()
-report_json(Report(corpus, cer, mer, signature(rules=rules), (), ())).encode("utf-8")
+simplified_costs(corpus.clips)
 t6 = time.process_time()
+report_json(Report(corpus, cer, mer, signature(rules=rules), (), ())).encode("utf-8")
+t7 = time.process_time()
 ms = lambda a, b: round((b - a) * 1000, 1)
 print(json.dumps({
     "import": ms(t0, t1),
     "read_decode_parse_json": ms(t1, t2),
-    "normalise_both_sides": ms(t2, t3),
-    # score_corpus normalises again (its cache is per reference text) and aligns CER and MER
-    "score_corpus_normalise_and_align": ms(t3, t4),
+    "normalise_both_sides_alone": ms(t2, t3),
+    "score_corpus": ms(t3, t4),
+    "of_which_alignment": round(ms(t3, t4) - ms(t2, t3), 1),
     "bootstrap": ms(t4, t5),
     "bootstrap_route": route,
-    "report_json_and_encode": ms(t5a, t6),
+    "simplified_costs": ms(t5a, t6),
+    # report_json computes the Simplified costs again (they are not kept between calls)
+    "report_json_and_encode_with_simplified_costs": ms(t6, t7),
 }))
 """
 
@@ -370,14 +379,24 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         long_refs = [_long_text(utterances, rng, 500) for _ in range(1000)]
-        results["cli_1000_clips_500_chars"] = whole_process(
-            work, long_refs, [corrupt(r, 0.12, rng, alphabet) for r in long_refs], rounds=7
-        )
+        long_hyps = [corrupt(r, 0.12, rng, alphabet) for r in long_refs]
+        results["cli_1000_clips_500_chars"] = whole_process(work, long_refs, long_hyps, rounds=7)
         hk_refs = [u for u in utterances if u.strip()]
         results["cli_hkcancor_utterances"] = whole_process(
             work, hk_refs, [corrupt(r, 0.12, rng, alphabet) for r in hk_refs], rounds=3
         )
         results["cli_1000_clips_phases_cpu"] = phases(work)
+        # The same clips with the hypotheses written in Simplified characters (OpenCC t2s), then the references
+        # too: the Simplified-cost diagnostic folds every clip, and a Simplified reference goes through the
+        # reference fold's converter.
+        t2s = opencc.OpenCC("t2s").convert
+        simplified_hyps = [t2s(h) for h in long_hyps]
+        results["cli_1000_clips_simplified_hypotheses"] = whole_process(
+            work, long_refs, simplified_hyps, rounds=3
+        )
+        results["cli_1000_clips_simplified_both_sides"] = whole_process(
+            work, [t2s(r) for r in long_refs], simplified_hyps, rounds=3
+        )
 
     # 3. The editor's keystroke path at 1,500 reference characters: the reference is cached; each keystroke
     # inserts a character at a random place (normalise hypothesis + align CER and MER + build the view), so on

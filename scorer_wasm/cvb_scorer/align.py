@@ -42,6 +42,7 @@ __all__ = [
     "distance",
     "edit_counts",
     "edit_counts_many",
+    "substitutions_many",
 ]
 
 # ``_tie`` is the published order written out for speed; the harness proves it equal to the reference's.
@@ -85,10 +86,16 @@ _Load = Callable[[int, int], _Block]
 
 
 def _walk(
-    a: Sequence[str], b: Sequence[str], load: _Load, off: int, ops: list[tuple[Op, int, int]] | None
+    a: Sequence[str],
+    b: Sequence[str],
+    load: _Load,
+    off: int,
+    ops: list[tuple[Op, int, int]] | None,
+    subs: list[tuple[int, int]] | None = None,
 ) -> tuple[int, int, int]:
     """Walk back from (len(a), len(b)) under the tie rule, over the columns ``load`` gives, with the pair's
-    rows from bit ``off``; append the steps to ``ops`` (last first) unless it is None. Returns S, D and I."""
+    rows from bit ``off``; append the steps to ``ops`` (last first) unless it is None, and the positions of
+    the substitutions to ``subs`` (last first) unless it is None. Returns S, D and I."""
     i, j = len(a), len(b)
     s = d = n_ins = 0
     lo = j  # no block yet: the first cell whose items differ loads one
@@ -116,6 +123,8 @@ def _walk(
             s += 1
             if ops is not None:
                 ops.append((op, i, j))
+            if subs is not None:
+                subs.append((i, j))
         elif op is dele:
             i -= 1
             d += 1
@@ -292,14 +301,46 @@ def edit_counts_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> li
     """``edit_counts`` of every pair (what corpus scoring needs): pairs of like hypothesis length share their
     columns, one above another in one integer per column (see ``_step``), so the arithmetic of a column runs
     once per group rather than once per pair. Pairs too long to gain are counted one by one."""
+    return _count_many(pairs, None)
+
+
+Substitutions = tuple[tuple[int, int], ...]
+
+
+def substitutions_many(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+) -> tuple[list[Counts], list[Substitutions]]:
+    """``edit_counts_many`` and, for each pair, the (reference, hypothesis) positions of the substitutions of
+    ``align(pair)``, in order: what the Simplified-cost diagnostic reads, without building a script.
+
+    The walk of a pair's middle makes the whole pair's steps shifted by the common prefix, up to where it
+    reaches the middle's first row or column (the cells there have the same values, see ``_middle``); from
+    there both walks make deletions or insertions only (the counts are equal, and the middle's makes no
+    substitution there), so shifting the middle's substitutions gives the whole pair's."""
+    subs: list[list[tuple[int, int]]] = [[] for _ in pairs]
+    counts = _count_many(pairs, subs)
+    return counts, [tuple(reversed(found)) for found in subs]
+
+
+def _count_many(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], subs: list[list[tuple[int, int]]] | None
+) -> list[Counts]:
+    """The counts of every pair, and the positions of their substitutions (last first) into ``subs`` unless
+    it is None."""
+    if len(pairs) == 1:
+        # One pair (the editor's, on every keystroke): packing has nothing to share, and its stored columns are
+        # reused by the next alignment against the same reference (``_stored_columns``).
+        a, b = pairs[0]
+        s, d, ins = _walk(a, b, _columns(a, b), 0, None, None if subs is None else subs[0])
+        return [Counts(s, d, ins, len(a))]
     out: list[tuple[int, int, int]] = [(0, 0, 0)] * len(pairs)
     middles = [_middle(a, b) for a, b in pairs]
     jobs: list[tuple[int, int]] = []
-    for k, (a, b) in enumerate(middles):
+    for k, (a, b, _) in enumerate(middles):
         if not a or not b:
             out[k] = (0, len(a), len(b))
         elif len(a) > _PACK_MAX_LENGTH or len(b) > _PACK_MAX_LENGTH:
-            out[k] = edit_counts(a, b)[:3]
+            out[k] = _walk(a, b, _columns(a, b), 0, None, None if subs is None else subs[k])
         else:
             jobs.append((len(b), k))
     # Pairs of like length side by side, so that few columns run past a pair's end.
@@ -310,18 +351,22 @@ def edit_counts_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> li
         group.append(k)
         bits += len(middles[k][0]) + 1
         if bits >= _GROUP_BITS:
-            _count_group(middles, group, out)
+            _count_group(middles, group, out, subs)
             group, bits = [], 0
-    _count_group(middles, group, out)
+    _count_group(middles, group, out, subs)
+    if subs is not None:
+        for found, (_, _, p) in zip(subs, middles, strict=True):
+            if p and found:
+                found[:] = [(i + p, j + p) for i, j in found]
     return [Counts(*counts, len(a)) for counts, (a, _) in zip(out, pairs, strict=True)]
 
 
-def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence[str]]:
-    """The pair without its common suffix and then its common prefix: it has the counts of the whole pair
-    (not its script). The walk takes a common suffix as matches; and with a common prefix x, D[|x| + i][|x| +
-    j] is the distance of the middles' prefixes (a common prefix never changes a distance), where the walk
-    makes the same steps until it reaches row or column |x|; from there D = |i - j| allows only matches and
-    the steps the middle's walk makes along its edge, as many of them."""
+def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence[str], int]:
+    """The pair without its common suffix and then its common prefix, and the length of that prefix: it has
+    the counts of the whole pair (not its script). The walk takes a common suffix as matches; and with a
+    common prefix x, D[|x| + i][|x| + j] is the distance of the middles' prefixes (a common prefix never
+    changes a distance), where the walk makes the same steps until it reaches row or column |x|; from there D
+    = |i - j| allows only matches and the steps the middle's walk makes along its edge, as many of them."""
     m, n = len(a), len(b)
     while m and n and a[m - 1] == b[n - 1]:
         m -= 1
@@ -329,7 +374,7 @@ def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence
     p = 0
     while p < m and p < n and a[p] == b[p]:
         p += 1
-    return a[p:m], b[p:n]
+    return a[p:m], b[p:n], p
 
 
 # Rows per group: past this the integers grow long enough that the walk's look-ups cost more than the column
@@ -342,9 +387,13 @@ _PACK_MAX_LENGTH = 2000
 
 
 def _count_group(
-    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], group: list[int], out: list[tuple[int, int, int]]
+    pairs: Sequence[tuple[Sequence[str], Sequence[str], int]],
+    group: list[int],
+    out: list[tuple[int, int, int]],
+    subs: list[list[tuple[int, int]]] | None,
 ) -> None:
-    """S, D and I of a group of pairs over shared columns, into ``out``. Pair g has its rows from
+    """S, D and I of a group of pairs over shared columns, into ``out`` (and their substitutions into ``subs``
+    unless it is None). Pair g has its rows from
     ``offsets[g]``, a multiple of 8, so that a column's match masks are joined as bytes (shifting and adding
     them would copy the growing integer once per pair); the bits between two pairs stay clear (see ``_step``).
     ``starts`` is every pair's row 1."""
@@ -357,7 +406,7 @@ def _count_group(
     offsets: list[int] = []
     off = 0
     for k in group:
-        a, b = pairs[k]
+        a, b, _ = pairs[k]
         size = len(a) // 8 + 1  # bytes for the rows and at least one clear bit above them
         peq = {sym: mask.to_bytes(size, "little") for sym, mask in _peq(a).items()}
         zero = bytes(size)
@@ -379,5 +428,5 @@ def _count_group(
         hns.append(hn)
     block = (0, vps, vns, hps, hns)
     for k, off in zip(group, offsets, strict=True):
-        a, b = pairs[k]
-        out[k] = _walk(a, b, lambda i, j: block, off, None)
+        a, b, _ = pairs[k]
+        out[k] = _walk(a, b, lambda i, j: block, off, None, None if subs is None else subs[k])

@@ -11,17 +11,33 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
-from cvb_scorer.align import Alignment, Counts, Op, align, edit_counts, edit_counts_many
+from cvb_scorer.align import (
+    Alignment,
+    Counts,
+    Op,
+    Substitutions,
+    align,
+    edit_counts,
+    edit_counts_many,
+    substitutions_many,
+)
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
-from cvb_scorer.normalise.charsets import charsets, count_simplified_only
+from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplified_only
 from cvb_scorer.normalise.fold import fold_reference
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
-from cvb_scorer.tokens import CLASS_OF_CODE, TokenClass, class_codes, mer_token_texts, one_token_per_character
+from cvb_scorer.tokens import (
+    CLASS_OF_CODE,
+    TokenClass,
+    class_codes,
+    coded_token_string,
+    mer_token_texts,
+    one_token_per_character,
+)
 
 
 def rate(counts: Counts) -> float:
@@ -84,6 +100,9 @@ class ClipScore(_Rates):
     # The CER edit script and the MER tokens when scoring built them (else built on first use, see below).
     script: Alignment | None = field(default=None, repr=False, compare=False)
     tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+    # The positions of the CER alignment's substitutions when corpus scoring found them (the Simplified cost
+    # reads only these; else they are taken from the script on first use).
+    substitutions: Substitutions | None = field(default=None, repr=False, compare=False)
 
     def __init__(
         self,
@@ -95,6 +114,7 @@ class ClipScore(_Rates):
         mer_counts: Counts,
         script: Alignment | None = None,
         tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+        substitutions: Substitutions | None = None,
     ) -> None:
         # One per clip: filling the instance dict directly is half the cost of the generated frozen
         # ``__init__`` (a call of ``object.__setattr__`` per field). Assignment still raises afterwards.
@@ -107,6 +127,7 @@ class ClipScore(_Rates):
         fields["mer_counts"] = mer_counts
         fields["script"] = script
         fields["tokens"] = tokens
+        fields["substitutions"] = substitutions
 
     @cached_property
     def cer_alignment(self) -> Alignment:
@@ -115,6 +136,15 @@ class ClipScore(_Rates):
         if self.script is not None:
             return self.script
         return align(self.reference.cer, self.hypothesis.cer)
+
+    @cached_property
+    def cer_substitutions(self) -> Substitutions:
+        """The (reference, hypothesis) positions of the CER alignment's substitutions, in order."""
+        if self.substitutions is not None:
+            return self.substitutions
+        if self.script is not None:
+            return _substitutions_of(self.script)
+        return substitutions_many([(self.reference.cer, self.hypothesis.cer)])[1][0]
 
     @cached_property
     def ref_tokens(self) -> tuple[str, ...]:
@@ -132,7 +162,7 @@ class ClipScore(_Rates):
 
     @cached_property
     def simplified(self) -> SimplifiedCost:
-        return simplified_cost(self.reference, self.hypothesis, self.cer_counts, lambda: self.cer_alignment)
+        return simplified_costs([self])[0]
 
 
 @cache
@@ -170,19 +200,35 @@ def by_class(
     }
 
 
+def _substitutions_of(alignment: Alignment) -> Substitutions:
+    sub = Op.SUBSTITUTE
+    return tuple((i, j) for op, i, j in alignment.ops if op is sub)
+
+
 def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
-    """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared."""
-    return fold_variants(fold_reference(prepare(reference.source))[0]), fold_variants(
-        prepare(hypothesis.source)
-    )
+    """Both texts as the rules before ``numerals`` leave them, where the script of a character is compared.
+    The reference's fold is the one its normalisation recorded (``fold_changes`` index the prepared text),
+    not made again; a reference with none recorded (nothing to fold, or one the editor took as already
+    normalised) is folded here, which costs one scan when there is nothing to fold."""
+    prepared = prepare(reference.source)
+    if reference.fold_changes:
+        chars = list(prepared)
+        for change in reference.fold_changes:
+            chars[change.index] = change.after
+        ref = "".join(chars)
+    else:
+        ref = fold_reference(prepared)[0]
+    return fold_variants(ref), fold_variants(prepare(hypothesis.source))
 
 
 @cache
-def _number_sensitive() -> frozenset[str]:
+def _number_sensitive() -> CharacterSet:
     """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
     一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
     read = NUMERAL_CHARS | {DECIMAL_WORD} | CURRENCY_WORDS | set("".join(EXCEPTION_WORDS))
-    return frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+    return CharacterSet.of(
+        frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+    )
 
 
 def _inventory_allows(ref: str, hyp: str) -> bool:
@@ -192,72 +238,81 @@ def _inventory_allows(ref: str, hyp: str) -> bool:
     return any(not forms[h].isdisjoint(in_reference) for h in set(hyp) if h in forms)
 
 
+def _fold_pairs(ref: str, hyp: str, substitutions: Substitutions) -> list[tuple[int, int]]:
+    """The substitutions (reference, hypothesis positions) of a character by one of its Traditional forms."""
+    forms = _traditional_forms()
+    none: frozenset[str] = frozenset()
+    return [(i, j) for i, j in substitutions if ref[i] in forms.get(hyp[j], none)]
+
+
+def _folded(ref: str, hyp: str, substitutions: Substitutions) -> str:
+    """``hyp`` with every substitution of a character by one of its Traditional forms undone."""
+    out = list(hyp)
+    for i, j in _fold_pairs(ref, hyp, substitutions):
+        out[j] = ref[i]
+    return "".join(out)
+
+
 def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> str:
     """The raw hypothesis with every character that the reference has in a Traditional form at the same place
     replaced by that form: the two texts as the rules before ``numerals`` leave them (so 三万五 meets 三萬五) are
     aligned, and only substitutions of a character by one of its Traditional forms are undone."""
     ref, hyp = _script_texts(reference, hypothesis)
-    forms = _traditional_forms()
-    none: frozenset[str] = frozenset()
-    out = list(hyp)
-    for op, i0, i1, j0, _ in align(ref, hyp).runs:
-        if op is Op.SUBSTITUTE:
-            for k in range(i1 - i0):
-                r, h = ref[i0 + k], hyp[j0 + k]
-                if r in forms.get(h, none):
-                    out[j0 + k] = r
-    return "".join(out)
-
-
-def _fold_pairs(ref: str, hyp: str, alignment: Alignment) -> list[tuple[int, int]]:
-    """(reference, hypothesis) positions of the CER alignment's substitutions of a character by one of its
-    Traditional forms."""
-    forms = _traditional_forms()
-    none: frozenset[str] = frozenset()
-    return [
-        (i0 + k, j0 + k)
-        for op, i0, i1, j0, _ in alignment.runs
-        if op is Op.SUBSTITUTE
-        for k in range(i1 - i0)
-        if ref[i0 + k] in forms.get(hyp[j0 + k], none)
-    ]
+    return _folded(ref, hyp, _substitutions_of(align(ref, hyp)))
 
 
 def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: Alignment) -> str:
-    """The hypothesis's CER string folded to the reference's script (what ``simplified_cost`` compares with).
+    """The hypothesis's CER string folded to the reference's script (what ``simplified_costs`` compares with).
 
     A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
     (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
     alignment."""
-    if not _number_sensitive().isdisjoint(hypothesis.source):
+    if _number_sensitive().found_in(hypothesis.source):
         return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
-    hyp = list(hypothesis.cer)
-    for i, j in _fold_pairs(reference.cer, hypothesis.cer, alignment):
-        hyp[j] = reference.cer[i]
-    return "".join(hyp)
+    return _folded(reference.cer, hypothesis.cer, _substitutions_of(alignment))
 
 
-def simplified_cost(
-    reference: Normalised, hypothesis: Normalised, counts: Counts, alignment: Callable[[], Alignment]
-) -> SimplifiedCost:
-    """How many of the clip's CER errors (``counts``) writing Traditional would have avoided: the errors that
-    disappear when the hypothesis is folded to the reference's script (``script_folded_cer``)."""
-    characters = count_simplified_only(hypothesis.source)
-    if not counts.errors:
-        return SimplifiedCost(characters, 0)
-    if not _number_sensitive().isdisjoint(hypothesis.source):
-        ref, hyp = _script_texts(reference, hypothesis)
-        if not _inventory_allows(ref, hyp):
-            return SimplifiedCost(characters, 0)
-        folded = normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
-        # Folding only undoes substitutions, so errors never appear; the floor keeps the report sensible anyway.
-        return SimplifiedCost(characters, max(0, counts.errors - edit_counts(reference.cer, folded).errors))
-    if not counts.S or not _inventory_allows(reference.cer, hypothesis.cer):
-        return SimplifiedCost(characters, 0)
-    # Replacing k substituted characters by the reference's makes the same alignment k cheaper, and no
-    # alignment of the folded text is cheaper than that (it would make the original cheaper than optimal), so
-    # exactly k errors disappear: no second alignment is needed.
-    return SimplifiedCost(characters, len(_fold_pairs(reference.cer, hypothesis.cer, alignment())))
+def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
+    """How many of each clip's CER errors writing Traditional would have avoided: the errors that disappear
+    when the hypothesis is folded to the reference's script (``script_folded_cer``, the plain statement the
+    tests compare with). Only counts are needed, never a script:
+
+    - a hypothesis folded in its normalised form: replacing k substituted characters by the reference's makes
+      the same alignment k cheaper, and no alignment of the folded text is cheaper than that (it would make
+      the original cheaper than optimal), so exactly k errors disappear: the substitutions the CER alignment
+      makes (kept by corpus scoring) are all it takes;
+    - a hypothesis folded before normalising (it has a character a numeral rule reads): the script texts'
+      substitutions and the folded texts' counts, each for all such clips at once (``substitutions_many``,
+      ``edit_counts_many``); a fold that changes nothing removes nothing, and is not counted again.
+    """
+    costs = [0] * len(clips)
+    early: list[tuple[int, str, str]] = []  # folded before normalising: index, both script texts
+    sensitive = _number_sensitive()
+    for k, clip in enumerate(clips):
+        ref, hyp = clip.reference, clip.hypothesis
+        if not clip.cer_counts.errors:
+            continue
+        if sensitive.found_in(hyp.source):
+            ref_script, hyp_script = _script_texts(ref, hyp)
+            if _inventory_allows(ref_script, hyp_script):
+                early.append((k, ref_script, hyp_script))
+        elif clip.cer_counts.S:
+            costs[k] = len(_fold_pairs(ref.cer, hyp.cer, clip.cer_substitutions))
+    _, found = substitutions_many([(ref_script, hyp_script) for _, ref_script, hyp_script in early])
+    folded = [
+        (k, normalise_hypothesis(_folded(ref_script, hyp_script, subs)).cer)
+        for (k, ref_script, hyp_script), subs in zip(early, found, strict=True)
+        if _fold_pairs(ref_script, hyp_script, subs)
+    ]
+    after = edit_counts_many([(clips[k].reference.cer, hyp_cer) for k, hyp_cer in folded])
+    for (k, _), counts in zip(folded, after, strict=True):
+        # Folding only undoes substitutions, but it can make a numeral readable (万三 → 萬三) and so cost more;
+        # no error was then the script's fault.
+        costs[k] = max(0, clips[k].cer_counts.errors - counts.errors)
+    return [
+        SimplifiedCost(count_simplified_only(clip.hypothesis.source), cost)
+        for clip, cost in zip(clips, costs, strict=True)
+    ]
 
 
 def score_normalised(
@@ -290,6 +345,37 @@ def _one_per_character(ref: Normalised, hyp: Normalised, tokens: _Tokens) -> boo
     return len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer)
 
 
+# Where the characters that stand for tokens of several characters are taken from: the supplementary private
+# use planes, then the BMP's private use area (a character a pair's texts have is skipped).
+_CODE_POINTS = (range(0xF0000, 0x110000), range(0xE000, 0xF900))
+
+
+def _mer_sequences(ref: Normalised, hyp: Normalised) -> tuple[Sequence[str], Sequence[str]] | None:
+    """Both sides' MER tokens for alignment, or None when every token is one character (the MER alignment is
+    then the CER alignment: the same items in the same order).
+
+    Each side is a string of one character per token (``coded_token_string``): a token of several characters
+    (a Latin word, a number) becomes a character that neither text has, the same one for the same token on
+    both sides, so two items are equal exactly when their tokens are and the alignment is the tokens'. Should
+    the texts use up every candidate character, the token lists themselves are returned."""
+    if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
+        return None
+    codes: dict[str, str] = {}
+    free = (chr(cp) for part in _CODE_POINTS for cp in part)
+    texts = (ref.text, hyp.text)
+
+    def code(token: str) -> str:
+        if token not in codes:
+            codes[token] = next(ch for ch in free if ch not in texts[0] and ch not in texts[1])
+        return codes[token]
+
+    try:
+        sequences = (coded_token_string(ref.text, code), coded_token_string(hyp.text, code))
+    except StopIteration:  # pragma: no cover - needs more than 130,000 distinct words and numbers in a pair
+        return _cached_token_texts(ref.text), tuple(mer_token_texts(hyp.text))
+    return None if not codes else sequences
+
+
 def score_clip(clip_id: str, reference: str, hypothesis: str | None) -> ClipScore:
     """Score one clip; ``hypothesis=None`` means the system returned nothing (scored as all deletions)."""
     ref = normalise_reference(reference)
@@ -316,20 +402,19 @@ def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
         (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
         for cid, ref, hyp in pairs
     ]
-    cer_counts = edit_counts_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
-    tokens = [_mer_tokens(ref, hyp) for _, ref, hyp, _ in rows]
+    cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
     # The clips whose MER tokens are not all one character need an alignment of their own.
     own = [
-        (k, t)
-        for k, (t, (_, ref, hyp, _)) in enumerate(zip(tokens, rows, strict=True))
-        if t is not None and not _one_per_character(ref, hyp, t)
+        (k, seq) for k, (_, ref, hyp, _) in enumerate(rows) if (seq := _mer_sequences(ref, hyp)) is not None
     ]
     mer_counts = list(cer_counts)
-    for (k, _), counts in zip(own, edit_counts_many([t for _, t in own]), strict=True):
+    for (k, _), counts in zip(own, edit_counts_many([seq for _, seq in own]), strict=True):
         mer_counts[k] = counts
     clips = tuple(
-        ClipScore(cid, ref, hyp, covered, cer, mer, None, tok)
-        for (cid, ref, hyp, covered), cer, mer, tok in zip(rows, cer_counts, mer_counts, tokens, strict=True)
+        ClipScore(cid, ref, hyp, covered, cer, mer, None, None, subs)
+        for (cid, ref, hyp, covered), cer, mer, subs in zip(
+            rows, cer_counts, mer_counts, substitutions, strict=True
+        )
     )
     # Counts are named tuples: summing them column by column runs in C.
     cer = Counts(*map(sum, zip(*(c.cer_counts for c in clips), strict=True))) if clips else Counts()

@@ -12,7 +12,7 @@ from typing import Any
 from cvb_scorer import strict_json
 from cvb_scorer._unicode import ud
 from cvb_scorer.align import Op
-from cvb_scorer.metrics import ClipScore, CorpusScore, score_corpus
+from cvb_scorer.metrics import ClipScore, CorpusScore, SimplifiedCost, score_corpus, simplified_costs
 from cvb_scorer.rules import ScoringRules
 from cvb_scorer.signature import signature
 from cvb_scorer.stats import Interval, bootstrap_rates
@@ -230,12 +230,16 @@ def report_dict(report: Report) -> dict[str, Any]:
             "share": corpus.coverage,
             "missing": list(report.missing),
         },
-        "clips": [_clip_dict(clip) for clip in corpus.clips],
+        # The Simplified costs of all clips at once: the clips that need alignments share them.
+        "clips": [
+            _clip_dict(clip, simplified)
+            for clip, simplified in zip(corpus.clips, simplified_costs(corpus.clips), strict=True)
+        ],
         "signature": report.signature,
     }
 
 
-def _clip_dict(clip: ClipScore) -> dict[str, Any]:
+def _clip_dict(clip: ClipScore, simplified: SimplifiedCost) -> dict[str, Any]:
     c = clip.cer_counts
     return {
         "id": clip.id,
@@ -255,7 +259,7 @@ def _clip_dict(clip: ClipScore) -> dict[str, Any]:
         "hyp_norm": clip.hypothesis.text,
         "has_hypothesis": clip.has_hypothesis,
         "fold_changes": [[f.index, f.before, f.after] for f in clip.reference.fold_changes],
-        "simplified_errors": clip.simplified.errors,
+        "simplified_errors": simplified.errors,
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from cvb_scorer._unicode import ud
@@ -240,3 +241,26 @@ def mer_token_texts(text: str) -> list[str]:
         pos = e
     out.extend(text[pos:].replace(" ", ""))
     return out
+
+
+# Runs of ASCII letters, digits, ``.`` and ``%`` in a text of Han and ASCII: the only places a token of several
+# characters can be. What ``_ASCII_TOKEN`` makes of a run depends on the run alone (its look-arounds see no digit
+# on either side of it, in the run as in the text).
+_ASCII_WORDS = re.compile("[0-9A-Za-z.%]{2,}")
+
+
+def coded_token_string(text: str, code: Callable[[str], str]) -> str:
+    """The MER tokens of ``text`` (``mer_token_texts``) as a string of one character per token: a token of one
+    character is itself, a longer one is ``code(token)``. Aligning such strings is aligning the tokens when
+    ``code`` gives each token its own character that the texts do not have; it avoids a list of several
+    hundred one-character strings per clip."""
+    if _NOT_HAN_OR_ASCII.search(text) is not None:
+        return "".join(token if len(token) == 1 else code(token) for token in mer_token_texts(text))
+    out: list[str] = []
+    pos = 0
+    for match in _ASCII_WORDS.finditer(text):
+        out.append(text[pos : match.start()])
+        out.extend(token if len(token) == 1 else code(token) for token in _ASCII_TOKEN.findall(match.group()))
+        pos = match.end()
+    out.append(text[pos:])
+    return "".join(out).replace(" ", "")

@@ -3,8 +3,8 @@ same counts and the same edit scripts under the tie rule, on generated sequences
 
 Small alphabets make ties frequent (the tie rule is then what decides the script); a large Han alphabet gives
 pairs with few ties; token lists stand for MER; empty and long sequences are drawn too. The paths: ``align``,
-``count_edits``, ``edit_counts``, ``distance``, ``edit_counts_many`` over mixed lengths (packed groups and the
-pairs counted one by one), the keystroke column reuse over successive edits, and the checkpointed columns that
+``count_edits``, ``edit_counts``, ``distance``, ``edit_counts_many`` and ``substitutions_many`` over mixed
+lengths (packed groups and the pairs counted one by one), the keystroke column reuse over successive edits, and the checkpointed columns that
 bound the memory of long pairs.
 """
 
@@ -74,6 +74,9 @@ def assert_same_as_reference(ref: Sequence[str], hyp: Sequence[str]) -> None:
     assert fast.align(ref, hyp) == expected
     assert fast.count_edits(ref, hyp).counts == fast.edit_counts(ref, hyp) == expected.counts
     assert fast.distance(ref, hyp) == reference.distance(ref, hyp) == expected.distance
+    # A single pair takes the stored (reused) columns rather than a packed group.
+    assert fast.edit_counts_many([(ref, hyp)]) == [expected.counts]
+    assert fast.substitutions_many([(ref, hyp)]) == ([expected.counts], [reference_substitutions(ref, hyp)])
 
 
 @settings(max_examples=600, deadline=None)
@@ -115,6 +118,14 @@ def test_counts_of_many_pairs_equal_the_reference(
     # whatever its neighbours and however many share its group.
     with limits(pack_max_length=pack_max_length, group_bits=group_bits):
         assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
+        counts, substitutions = fast.substitutions_many(many)
+        assert counts == [reference.edit_counts(a, b) for a, b in many]
+        assert substitutions == [reference_substitutions(a, b) for a, b in many]
+
+
+def reference_substitutions(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """The (reference, hypothesis) positions of the substitutions of the reference's script, in order."""
+    return tuple((i, j) for op, i, j in reference.align(a, b).ops if op is fast.Op.SUBSTITUTE)
 
 
 def test_counts_of_a_corpus_in_several_groups_equal_the_reference() -> None:
@@ -122,6 +133,7 @@ def test_counts_of_a_corpus_in_several_groups_equal_the_reference() -> None:
     many += [(tuple(a), tuple(b)) for a, b in many[:100]]  # MER tokens
     assert sum(len(a) for a, _ in many) > 2 * fast._GROUP_BITS
     assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
+    assert fast.substitutions_many(many)[1] == [reference_substitutions(a, b) for a, b in many]
 
 
 def _generated(count: int, *, seed: int) -> list[tuple[str, str]]:
@@ -167,6 +179,7 @@ def test_keystroke_reuse_equals_the_reference_after_every_edit(
         elif hyp:
             del hyp[min(k, len(hyp) - 1)]
         text = "".join(hyp)
+        assert fast.substitutions_many([(ref_text, text)])[1] == [reference_substitutions(ref_text, text)]
         assert fast.align(ref_text, text) == reference.align(ref_text, text)
         tokens = tuple(text.split("x"))
         assert fast.edit_counts(tuple(ref_text.split("x")), tokens) == reference.edit_counts(

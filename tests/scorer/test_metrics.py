@@ -131,7 +131,7 @@ def test_corpus_scores_every_clip_as_score_clip_does() -> None:
     for clip, (cid, ref, hyp) in zip(corpus.clips, triples, strict=True):
         alone = score_clip(cid, ref, hyp)
         assert clip == alone
-        assert (clip.tokens, clip.script) == (alone.tokens, alone.script)
+        assert clip.script == alone.script
         assert (clip.ref_tokens, clip.hyp_tokens) == (alone.ref_tokens, alone.hyp_tokens)
     assert corpus.cer_counts == Counts(
         *map(sum, zip(*(score_clip(*t).cer_counts for t in triples), strict=True))
@@ -155,3 +155,99 @@ def test_simplified_cost_is_the_errors_that_folding_the_hypothesis_removes(ref: 
     # error was the script's fault. Hypothesis found ref 萬一 against hyp 万三.
     assert clip.simplified.errors == max(0, clip.cer_counts.errors - after)
     assert 0 <= clip.simplified.errors <= clip.cer_counts.errors
+
+
+def test_simplified_costs_of_a_corpus_are_each_clips_folded_errors() -> None:
+    # Corpus scoring keeps only the CER alignments' substitutions and counts the folded clips together; each
+    # clip's cost must still be the errors its folded hypothesis loses, by the plain statement.
+    from cvb_scorer.align import edit_counts
+    from cvb_scorer.metrics import script_folded_cer, simplified_costs
+
+    rng = random.Random(11)
+    words = [
+        "呢個",
+        "这个",
+        "三萬五",
+        "三万五",
+        "係",
+        "系",
+        "幾多",
+        "几多",
+        "隻",
+        "只",
+        "以後",
+        "以后",
+        "好",
+        "，",
+        "iPhone",
+    ]
+    triples = []
+    for k in range(300):
+        ref = "".join(rng.choice(words) for _ in range(rng.choice([0, 2, 6, 30])))
+        hyp = "".join(
+            w if rng.random() < 0.7 else rng.choice(words)
+            for w in (ref[i : i + 2] for i in range(0, len(ref), 2))
+        )
+        triples.append((f"c{k}", ref, hyp))
+    corpus = score_corpus(triples)
+    costs = simplified_costs(corpus.clips)
+    assert sum(c.errors for c in costs) > 50
+    for clip, cost in zip(corpus.clips, costs, strict=True):
+        folded = script_folded_cer(clip.reference, clip.hypothesis, clip.cer_alignment)
+        assert cost.errors == max(0, clip.cer_counts.errors - edit_counts(clip.reference.cer, folded).errors)
+        assert cost == clip.simplified
+
+
+_MER_PIECES = [
+    "好",
+    "唔該",
+    "iphone",
+    "15",
+    "16",
+    "3.5",
+    "50%",
+    "wifi",
+    "ok",
+    " ",
+    "a",
+    "1",
+    "\U000f0000",
+    "\ue000",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(_MER_PIECES), max_size=12).map("".join),
+            st.lists(st.sampled_from(_MER_PIECES), max_size=12).map("".join),
+        ),
+        max_size=12,
+    )
+)
+def test_corpus_mer_counts_are_the_reference_alignment_of_the_tokens(pairs: list[tuple[str, str]]) -> None:
+    # Corpus scoring aligns each side's tokens written one character per token (a word or a number as a
+    # private-use character neither text has: the texts here have some); the counts must be those of the plain
+    # alignment of the token lists.
+    from cvb_scorer.reference.align import edit_counts as reference_counts
+    from cvb_scorer.tokens import mer_token_texts
+
+    corpus = score_corpus([(str(k), ref, hyp) for k, (ref, hyp) in enumerate(pairs)])
+    for clip in corpus.clips:
+        tokens = mer_token_texts(clip.reference.text), mer_token_texts(clip.hypothesis.text)
+        assert clip.mer_counts == reference_counts(*tokens)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="這个個门門们們净淨呢人好一二三万萬系係头发脚，。 ", max_size=40))
+def test_the_reference_script_text_reuses_the_fold_its_normalisation_made(text: str) -> None:
+    # The Simplified cost compares scripts on the reference as its fold left it; that fold is taken from the
+    # normalisation's record instead of being made again, and must be the same text.
+    from cvb_scorer.metrics import _script_texts
+    from cvb_scorer.normalise import prepare
+    from cvb_scorer.normalise.fold import fold_reference
+    from cvb_scorer.normalise.text import fold_variants
+
+    ref = normalise_reference(text)
+    assert _script_texts(ref, normalise_hypothesis(""))[0] == fold_variants(fold_reference(prepare(text))[0])

@@ -37,32 +37,43 @@ def charsets() -> Charsets:
 
 # Sets of characters as regular expressions, which scan a text in C (testing a Python set builds a string
 # object per character). The engine keeps a bitmap only for characters of the BMP and tries the others one by
-# one, so a set is split in two and its part beyond the BMP is tried only on a text that has such characters.
+# one at every position, so only a set's BMP part is a regular expression: the few characters beyond the BMP
+# a text has are found by their range and looked up in the set.
 _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
 
-def _split_class(chars: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    def klass(part: list[str]) -> str:
-        return "[" + "".join(map(re.escape, part)) + "]" if part else "(?!)"
+@dataclass(frozen=True)
+class CharacterSet:
+    """A set of characters, scanned quickly: ``bmp`` matches its characters in the BMP, ``beyond`` holds the
+    others."""
 
-    ordered = sorted(chars)
-    bmp, beyond = [c for c in ordered if c <= "\uffff"], [c for c in ordered if c > "\uffff"]
-    # The look-ahead keeps the one-by-one test to the characters beyond the BMP.
-    return re.compile(klass(bmp)), re.compile(f"(?={_BEYOND_BMP.pattern}){klass(beyond)}")
+    bmp: re.Pattern[str]
+    beyond: frozenset[str]
+
+    @classmethod
+    def of(cls, chars: frozenset[str]) -> CharacterSet:
+        bmp = sorted(c for c in chars if c <= "\uffff")
+        pattern = "[" + "".join(map(re.escape, bmp)) + "]" if bmp else "(?!)"
+        return cls(re.compile(pattern), frozenset(c for c in chars if c > "\uffff"))
+
+    def found_in(self, text: str) -> bool:
+        return self.bmp.search(text) is not None or (
+            bool(self.beyond) and any(ch in self.beyond for ch in _BEYOND_BMP.findall(text))
+        )
+
+    def count_in(self, text: str) -> int:
+        beyond = sum(ch in self.beyond for ch in _BEYOND_BMP.findall(text)) if self.beyond else 0
+        return len(self.bmp.findall(text)) + beyond
 
 
 @cache
-def _simplified_only_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return _split_class(charsets().simplified_only)
+def _simplified_only() -> CharacterSet:
+    return CharacterSet.of(charsets().simplified_only)
 
 
 def has_simplified_only(text: str) -> bool:
-    bmp, beyond = _simplified_only_classes()
-    return bmp.search(text) is not None or (
-        _BEYOND_BMP.search(text) is not None and beyond.search(text) is not None
-    )
+    return _simplified_only().found_in(text)
 
 
 def count_simplified_only(text: str) -> int:
-    bmp, beyond = _simplified_only_classes()
-    return len(bmp.findall(text)) + (len(beyond.findall(text)) if _BEYOND_BMP.search(text) else 0)
+    return _simplified_only().count_in(text)

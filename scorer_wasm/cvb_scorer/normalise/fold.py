@@ -9,6 +9,7 @@ is ``cvb_scorer.reference.normalise.fold_positions``; this is the same with the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
@@ -48,23 +49,44 @@ def converter() -> _Converter:
     return conv
 
 
+# Where a text is cut for the converter (spaces: the cleanup before the fold made every whitespace one). s2hk normalises character by character, segments the text by the
+# longest match of its phrase dictionaries, and converts each segment by the longest match of its phrases or
+# characters and then of its Hong Kong variant phrases or characters. No multi-character key of those
+# dictionaries holds one of these characters, and their character dictionaries leave them as they are, so no
+# match ever covers one of them together with a neighbour: every longest-match scan stops right before and right
+# after it, and the pieces between them convert apart exactly as they do inside the whole text.
+# tests/scorer/test_fold_windows.py checks this against the pinned dictionaries and on generated text.
+_CUTS = re.compile(r"[ !\"#$%&'()*+,./:;<=>?@\[\\\]^_`{|}~、。，．！？；：「」『』（）《》〈〉…]")
+
+
 def fold_reference(text: str) -> tuple[str, tuple[FoldChange, ...]]:
+    """The reference fold (``cvb_scorer.reference.normalise.fold_positions``): s2hk's output kept at the
+    Simplified-only characters only. The pure-Python converter costs several microseconds a character, so only
+    the pieces between cuts (see ``_CUTS``) that hold a Simplified-only character are converted: one stray
+    character converts its clause, not the whole clip."""
     if not has_simplified_only(text):
         return text, ()
-    data = charsets()
-    convert = converter().convert
-    converted = convert(text)
-    if len(converted) != len(text):  # pragma: no cover - s2hk has never changed a length (research notes)
-        # Fall back to one character at a time: phrase context is lost, position mapping is kept.
-        converted = "".join(convert(ch) if len(convert(ch)) == 1 else ch for ch in text)
-    keep = data.simplified_only
+    keep = charsets().simplified_only
     out = list(text)
     changes: list[FoldChange] = []
-    for i, (before, after) in enumerate(zip(text, converted, strict=True)):
-        if before in keep and before != after:
-            out[i] = after
-            changes.append(FoldChange(i, before, after))
+    start = 0
+    for cut in (*(m.start() for m in _CUTS.finditer(text)), len(text)):
+        if cut > start and has_simplified_only(piece := text[start:cut]):
+            for k, (before, after) in enumerate(zip(piece, _converted(piece), strict=True), start):
+                if before in keep and before != after:
+                    out[k] = after
+                    changes.append(FoldChange(k, before, after))
+        start = cut + 1
     return "".join(out), tuple(changes)
+
+
+def _converted(piece: str) -> str:
+    convert = converter().convert
+    converted = convert(piece)
+    if len(converted) != len(piece):  # pragma: no cover - s2hk has never changed a length (research notes)
+        # Fall back to one character at a time: phrase context is lost, position mapping is kept.
+        converted = "".join(convert(ch) if len(convert(ch)) == 1 else ch for ch in piece)
+    return converted
 
 
 @cache
