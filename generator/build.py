@@ -37,6 +37,7 @@ from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
+from generator.results.aggregate import rows
 from generator.results.records import DrawSpec, ResultsFolderError, load_folder
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
@@ -325,7 +326,8 @@ def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, 
     except ResultsFolderError as exc:
         raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
     refused = [str(p) for p in loaded.problems]
-    return board_model(config, loaded, rules=rules, refused=refused), refused
+    grouped = rows(loaded.records, loaded.entrants, rules=rules)  # the bootstraps: once per build
+    return board_model(config, loaded, rules=rules, refused=refused, grouped=grouped), refused
 
 
 class BadRecordsError(RuntimeError):
