@@ -20,6 +20,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from generator.config import load_config  # noqa: E402
 from generator.pages.board import board_model  # noqa: E402
 from generator.render import environment, render  # noqa: E402
 from generator.results.aggregate import rows  # noqa: E402
-from generator.results.records import DrawSpec, load_folder  # noqa: E402
+from generator.results.records import draw_spec, load_folder  # noqa: E402
 from generator.rules_export import scoring_rules_json  # noqa: E402
 
 PILLARS = ("asr", "llm", "tts", "e2e")
@@ -59,14 +60,24 @@ def _clip(rng: random.Random, pillar: str, cid: str) -> dict[str, Any]:
 
 
 def write_records(
-    folder: Path, *, entrants: int, runs: int, size: int, strata: dict[str, str], version: str
+    folder: Path,
+    *,
+    entrants: int,
+    runs: int,
+    size: int,
+    strata: Mapping[str, str],
+    version: str,
+    round_id: str,
 ) -> None:
     rng = random.Random(7)
     pool = [
         PoolClip(f"{t}-{k:03d}", t) for t, n in (("easy", 20), ("normal", 40), ("hard", 40)) for k in range(n)
     ]
     (folder / "runs").mkdir(parents=True)
-    (folder / "pool.jsonl").write_text("".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in pool))
+    (folder / "pools").mkdir()
+    (folder / "pools" / f"{round_id}.jsonl").write_text(
+        "".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in pool)
+    )
     (folder / "entrants.yaml").write_text(
         "entrants:\n" + "".join(f"  - {{id: e{k:03d}, codename: Bench {k:03d}}}\n" for k in range(entrants))
     )
@@ -77,6 +88,7 @@ def write_records(
                 ids = draw(pool, size=size, strata=strata, seed=seed, window="w").ids
                 record = {
                     "entrant": f"e{k:03d}",
+                    "round": round_id,
                     "pillar": pillar,
                     "run": run,
                     "scoring_version": version,
@@ -94,12 +106,11 @@ def main() -> int:
     args = parser.parse_args()
     config = load_config(ROOT / "platform_config")
     rules = rules_from_json(scoring_rules_json(config))
-    strata = {t: str(f) for t, f in config.rounds.draw.strata.items()}
-    spec = DrawSpec(config.rounds.draw.size, strata)
+    spec = draw_spec(config)
     timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "results"
-        write_records(folder, entrants=args.entrants, runs=args.runs, size=spec.size, strata=strata, version=rules.scoring_version)  # fmt: skip
+        write_records(folder, entrants=args.entrants, runs=args.runs, size=spec.size, strata=spec.strata, version=rules.scoring_version, round_id=spec.rounds[-1])  # fmt: skip
         started = time.perf_counter()
         loaded = load_folder(folder, rules=rules, spec=spec)
         timings["load_and_validate_s"] = time.perf_counter() - started

@@ -38,7 +38,7 @@ from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
 from generator.results.aggregate import rows
-from generator.results.records import DrawSpec, ResultsFolderError, load_folder
+from generator.results.records import ResultsFolderError, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
 from starter_kit.kit import (
@@ -320,7 +320,7 @@ _BOARD_CACHE: dict[tuple[str, str, tuple[tuple[str, int, int], ...], str], tuple
 
 def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, list[str]]:
     rules = rules_from_json(scoring_rules_json(config))
-    spec = DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()})
+    spec = draw_spec(config)
     try:
         loaded = load_folder(folder, rules=rules, spec=spec, root=root)
     except ResultsFolderError as exc:
