@@ -130,7 +130,9 @@ def test_a_fixed_point_sum_divided_once_is_what_fsum_gives(values: list[float]) 
         ({"turns_completed": 5, "turns_attempted": 4}, "more turns completed than attempted"),
     ],
 )
-def test_the_fast_route_declines_what_only_the_reference_can_explain(change: dict[str, Any], why: str) -> None:
+def test_the_fast_route_declines_what_only_the_reference_can_explain(
+    change: dict[str, Any], why: str
+) -> None:
     good = {"latencies_ms": [400.0], "yield_ms": [100.0], "turns_completed": 4, "turns_attempted": 4}
     clips = [E2eClip(id="a", **good), E2eClip.model_construct(id="b", **{**good, **change})]
     draws = _draws(2, 5, 1)
@@ -149,14 +151,27 @@ def test_the_board_takes_the_fast_route_and_its_figures_equal_the_plain_ones() -
     records = []
     for run, lat in ((1, [420.0, 1800.0, 650.0]), (2, [300.0, 2100.0])):
         clips = [
-            {"id": f"c{k}", "latencies_ms": [v, v / 2], "yield_ms": [k * 200.0], "turns_completed": 3,
-             "turns_attempted": 4}  # fmt: skip
+            {
+                "id": f"c{k}",
+                "latencies_ms": [v, v / 2],
+                "yield_ms": [k * 200.0],
+                "turns_completed": 3,
+                "turns_attempted": 4,
+            }
             for k, v in enumerate(lat)
         ]
         ids = [c["id"] for c in clips]
         run_record = RunRecord.model_validate(
-            {"entrant": "a", "pillar": "e2e", "run": run, "scoring_version": "v", "final": True,
-             "draw": {"seed": "s", "clips": ids}, "clips": []}  # fmt: skip
+            {
+                "entrant": "a",
+                "round": "r",
+                "pillar": "e2e",
+                "run": run,
+                "scoring_version": "v",
+                "final": True,
+                "draw": {"seed": "s", "clips": ids},
+                "clips": [],
+            }
         ).model_copy(update={"clips": [E2eClip.model_validate(c) for c in clips]})
         records.append(Record(f"{run}.json", run_record))
     result = aggregate.pillar_result(records, rules=rules, version="v")
