@@ -292,7 +292,7 @@ def board_pages(
         str(folder.resolve()),
         shown,
         files,
-        config.scoring.model_dump_json() + config.rounds.model_dump_json(),
+        config.scoring.model_dump_json() + config.rounds.model_dump_json() + repr(draw_spec(config).rounds),
     )
     if key not in _BOARD_CACHE:
         _BOARD_CACHE.clear()  # one folder state at a time: a model holds every resample

@@ -160,6 +160,8 @@ def e2e_samples(
     p = lat_rules.percentile / 100.0
     smin, span = rules.score_min, rules.score_max - rules.score_min
     w_lat = weights["latency"]
+    # Resamples share their top latencies, so few percentiles occur: each is converted once.
+    latency_scores: dict[float, float] = {}
     out = []
     for m, yielded_sum, yields, done, tried, nat_sum, cnt in zip(*packed.columns(draws), counts, strict=True):
         # stats.percentile on the sorted resample: positions lo and hi from the bottom, a and b their values.
@@ -178,7 +180,10 @@ def e2e_samples(
                 a = value
                 break
         assert a is not None and b is not None  # the walk covers all m latencies
-        lat = scores.latency_score(a + (b - a) * frac, rules=rules)
+        p_latency = a + (b - a) * frac
+        lat = latency_scores.get(p_latency)
+        if lat is None:
+            lat = latency_scores[p_latency] = scores.latency_score(p_latency, rules=rules)
         if rated:
             naturalness = scores.rating_score(nat_sum / nat_scale / n, rules=rules)
             score = math.fsum((w_lat * lat, weights["naturalness"] * naturalness))
