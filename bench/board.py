@@ -3,8 +3,9 @@ profile's top functions, so the figure says what dominates. Writes bench/results
 
     .venv/bin/python bench/board.py [--entrants N] [--runs R]
 
-Records are synthetic (seeded), written to a temporary results folder and read back the way `cvb build` reads
-them, so loading and the draw reconstruction of every record are in the figure.
+Records are synthetic (seeded), all in the config's last round, written to a temporary results folder with that
+round's pool and read back the way `cvb build` reads them, so loading and the draw reconstruction of every record
+are in the figure. The page model is handed the aggregation, as the build hands it, so its figure is its own.
 """
 
 from __future__ import annotations

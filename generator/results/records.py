@@ -310,7 +310,8 @@ def load_pools(folder: Path, *, spec: DrawSpec, shown: Callable[[Path], str]) ->
     layout = f"one pool per round, as pools/<round>.jsonl (the rounds: {', '.join(spec.rounds)})"
     if legacy.exists():
         raise ResultsFolderError(
-            f"{shown(legacy)} is a single pool, but the rounds draw from their own pools: keep {layout}."
+            f"{shown(legacy)} is a single pool, but each round's records are checked against that round's "
+            f"pool: keep {layout}."
         )
     # A folder without pools is readable (a round that has not started has none); each record naming a round
     # whose pool is missing is refused on its own.

@@ -418,8 +418,8 @@ def test_shared_pools_pass_when_the_config_lets_rounds_share_them(tmp_path: Path
     [
         (
             "pool.jsonl",
-            "results/pool.jsonl is a single pool, but the rounds draw from their own pools: keep one pool per "
-            "round, as pools/<round>.jsonl (the rounds: qualification, online_challenge).",
+            "results/pool.jsonl is a single pool, but each round's records are checked against that round's "
+            "pool: keep one pool per round, as pools/<round>.jsonl (the rounds: qualification, online_challenge).",
         ),
         (
             "pools/final.jsonl",
