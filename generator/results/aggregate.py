@@ -8,6 +8,10 @@ percentile, yielding, turns). Intervals are the published percentile bootstrap: 
 Full intervals combine the pillars' resample i (pillars are drawn independently, so their resamples combine
 index by index). Bands are ``cvb_scorer.stats.rank_bands``, the published rule; composites are
 ``cvb_scorer.scores.composite``.
+
+The speech and conversation statistics are written plainly here (``tts_statistic``, ``e2e_statistic``, one score
+object per resample) and computed for the board by ``generator.results.fast``, which gives the same floats without
+the per-resample sorting and objects; the plain ones are its reference and its fallback.
 """
 
 from __future__ import annotations
