@@ -232,7 +232,8 @@ def _e2e(
 
 def pillar_result(records: Sequence[Record], *, rules: ScoringRules, version: str) -> PillarResult:
     """One entrant's pillar under one scoring version, from all its runs' records."""
-    ordered = sorted(records, key=lambda r: r.run.run)
+    # Two rounds may both have a run 1: the round breaks the tie, so the clip order never depends on file names.
+    ordered = sorted(records, key=lambda r: (r.run.run, r.run.round))
     pillar = ordered[0].run.pillar
     clips = [c for r in ordered for c in sorted(r.run.clips, key=lambda c: c.id)]
     final = all(r.run.final for r in ordered)
