@@ -37,7 +37,8 @@ from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
-from generator.results.records import DrawSpec, ResultsFolderError, load_folder
+from generator.results.aggregate import rows
+from generator.results.records import ResultsFolderError, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
 from starter_kit.kit import (
@@ -295,7 +296,7 @@ def board_pages(
         str(folder.resolve()),
         shown,
         files,
-        config.scoring.model_dump_json() + config.rounds.model_dump_json(),
+        config.scoring.model_dump_json() + config.rounds.model_dump_json() + repr(draw_spec(config).rounds),
     )
     if key not in _BOARD_CACHE:
         _BOARD_CACHE.clear()  # one folder state at a time: a model holds every resample
@@ -323,13 +324,14 @@ _BOARD_CACHE: dict[tuple[str, str, tuple[tuple[str, int, int], ...], str], tuple
 
 def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, list[str]]:
     rules = rules_from_json(scoring_rules_json(config))
-    spec = DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()})
+    spec = draw_spec(config)
     try:
         loaded = load_folder(folder, rules=rules, spec=spec, root=root)
     except ResultsFolderError as exc:
         raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
     refused = [str(p) for p in loaded.problems]
-    return board_model(config, loaded, rules=rules, refused=refused), refused
+    grouped = rows(loaded.records, loaded.entrants, rules=rules)  # the bootstraps: once per build
+    return board_model(config, loaded, rules=rules, refused=refused, grouped=grouped), refused
 
 
 class BadRecordsError(RuntimeError):

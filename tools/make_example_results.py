@@ -1,8 +1,11 @@
 """Write the example run records the site ships with (results/example/): fictional entrants, synthetic counts.
 
-Every record is made from a seeded draw of the example pool with the config's draw size and strata, exactly as a
-real run would be recorded, so the build's checks (the draw its seed reconstructs, clip counts, finality) apply
-to them unchanged. Re-run after changing the draw in platform_config/rounds.yaml:
+Each round of platform.yaml gets its own fictional pool (pools/<round>.jsonl, no clip in two of them, as the
+rounds draw from separate pools). Every record is made from a seeded draw of its round's pool with the config's
+draw size and strata, exactly as a real run would be recorded, so the build's checks (the draw its seed
+reconstructs from that round's pool, clip counts, finality) apply to them unchanged. The example runs are all in
+the last round, the one that produces the published standing. Re-run after changing the draw in
+platform_config/rounds.yaml or the rounds in platform_config/platform.yaml:
 
     .venv/bin/python tools/make_example_results.py
 """
@@ -103,14 +106,22 @@ def main() -> int:
     strata = {t: str(f) for t, f in rounds.strata.items()}
     version = config.scoring.current_scoring_version
     rng = random.Random(20261201)
-    pool = [
-        PoolClip(f"example-{tier}-{k:02d}", tier) for tier, n in POOL_TIERS.items() for k in range(1, n + 1)
-    ]
     shutil.rmtree(OUT, ignore_errors=True)
     (OUT / "runs").mkdir(parents=True)
-    (OUT / "pool.jsonl").write_text(
-        "".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in pool), encoding="utf-8"
-    )
+    (OUT / "pools").mkdir()
+    pools = {}
+    for r in config.platform.rounds:
+        # The round's id in every clip id keeps the pools apart.
+        pools[r.id] = [
+            PoolClip(f"example-{r.id}-{tier}-{k:02d}", tier)
+            for tier, n in POOL_TIERS.items()
+            for k in range(1, n + 1)
+        ]
+        (OUT / "pools" / f"{r.id}.jsonl").write_text(
+            "".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in pools[r.id]), encoding="utf-8"
+        )
+    round_id = config.platform.rounds[-1].id
+    pool = pools[round_id]
     entrants = ["# Fictional entrants for the example board; none of them exists.", "entrants:"]
     for ex in EXAMPLES:
         entrants.append(f"  - id: {ex.id}\n    codename: {ex.codename}")
@@ -126,6 +137,7 @@ def main() -> int:
                 drawn = draw(pool, size=rounds.size, strata=strata, seed=seed, window=window)
                 record: dict[str, Any] = {
                     "entrant": ex.id,
+                    "round": round_id,
                     "pillar": pillar,
                     "run": run,
                     "scoring_version": version,

@@ -413,12 +413,20 @@ def _figure_of(board_id: str) -> Callable[[Row], Figure | None]:
 
 
 def board_model(
-    config: Config, loaded: Loaded, *, rules: ScoringRules, refused: Sequence[str] = ()
+    config: Config,
+    loaded: Loaded,
+    *,
+    rules: ScoringRules,
+    refused: Sequence[str] = (),
+    grouped: Mapping[str, Sequence[Row]] | None = None,
 ) -> BoardModel:
+    """``grouped``: ``aggregate.rows`` of the loaded records when the caller has them already (the build
+    aggregates once and hands them here); computed here otherwise."""
     cfg = tracked(config)
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
-    grouped = rows(loaded.records, loaded.entrants, rules=rules)
+    if grouped is None:
+        grouped = rows(loaded.records, loaded.entrants, rules=rules)
     current = rules.scoring_version
     current_text = Text(current, frozenset({"scoring.current_scoring_version"}))
     order = sorted(grouped, key=lambda v: (v != current, v), reverse=False)

@@ -8,6 +8,10 @@ percentile, yielding, turns). Intervals are the published percentile bootstrap: 
 Full intervals combine the pillars' resample i (pillars are drawn independently, so their resamples combine
 index by index). Bands are ``cvb_scorer.stats.rank_bands``, the published rule; composites are
 ``cvb_scorer.scores.composite``.
+
+The speech and conversation statistics are written plainly here (``tts_statistic``, ``e2e_statistic``, one score
+object per resample) and computed for the board by ``generator.results.fast``, which gives the same floats without
+the per-resample sorting and objects; the plain ones are its reference and its fallback.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -22,6 +27,7 @@ from typing import TypeVar
 from cvb_scorer import scores, stats
 from cvb_scorer.rules import ScoringRules
 
+from generator.results import fast
 from generator.results.records import AsrClip, E2eClip, Entrant, LlmClip, Record, TtsClip
 
 PILLAR_ORDER = ("asr", "llm", "tts", "e2e")
@@ -86,6 +92,13 @@ def _draws(n: int, resamples: int, seed: int) -> tuple[list[int], ...]:
     return tuple(stats.draws(n, resamples=resamples, seed=seed))
 
 
+@functools.lru_cache(maxsize=2)
+def _counts(n: int, resamples: int, seed: int) -> tuple[list[int], ...]:
+    # Each resample's multiplicity per clip, for the conversation statistic's order statistics; shared like the
+    # draws themselves.
+    return tuple(fast.clip_counts(_draws(n, resamples, seed), n))
+
+
 def _resample(n: int, statistic: Callable[[list[int]], _T], rules: ScoringRules) -> list[_T]:
     boot = rules.bootstrap
     return [statistic(idx) for idx in _draws(n, boot.resamples, boot.seed)]
@@ -138,9 +151,10 @@ def _llm(clips: Sequence[LlmClip], rules: ScoringRules) -> tuple[float, list[flo
     return math.fsum(values) / n, _resample(n, lambda idx: math.fsum(map(get, idx)) / n, rules)
 
 
-def _tts(
+def tts_statistic(
     clips: Sequence[TtsClip], rules: ScoringRules, final: bool
-) -> tuple[scores.PillarScore, list[float]]:
+) -> Callable[[Sequence[int]], scores.PillarScore]:
+    """The speech statistic of one resample (clip indices), plainly: the reference for ``fast.tts_samples``."""
     delivery = [c.delivery for c in clips]
     tone = [c.tone_survival for c in clips]
     tones = [c.tones_recovered for c in clips]
@@ -156,15 +170,25 @@ def _tts(
             final=final,
         )
 
-    point = stat(range(len(clips)))
-    # Speech is published on delivery and tone survival until a panel rates MOS: a machine measure.
-    point = replace(point, measured_not_rated=True)
-    return point, _resample(len(clips), lambda idx: stat(idx).score, rules)
+    return stat
 
 
-def _e2e(
-    clips: Sequence[E2eClip], rules: ScoringRules, final: bool
+def _tts(
+    clips: Sequence[TtsClip], rules: ScoringRules, final: bool
 ) -> tuple[scores.PillarScore, list[float]]:
+    stat = tts_statistic(clips, rules, final)
+    # Speech is published on delivery and tone survival until a panel rates MOS: a machine measure.
+    point = replace(stat(range(len(clips))), measured_not_rated=True)
+    draws = _draws(len(clips), rules.bootstrap.resamples, rules.bootstrap.seed)
+    samples = fast.tts_samples(clips, draws, rules=rules)
+    return point, samples if samples is not None else [stat(idx).score for idx in draws]
+
+
+def e2e_statistic(
+    clips: Sequence[E2eClip], rules: ScoringRules, final: bool
+) -> Callable[[Sequence[int]], scores.PillarScore]:
+    """The conversation statistic of one resample (clip indices), plainly: the reference for
+    ``fast.e2e_samples``."""
     ratings = [c.naturalness_rating for c in clips]
     rated = all(r is not None for r in ratings)
     lat = [c.latencies_ms for c in clips]
@@ -192,12 +216,24 @@ def _e2e(
             final=final,
         )
 
-    return stat(range(len(clips))), _resample(len(clips), lambda idx: stat(idx).score, rules)
+    return stat
+
+
+def _e2e(
+    clips: Sequence[E2eClip], rules: ScoringRules, final: bool
+) -> tuple[scores.PillarScore, list[float]]:
+    stat = e2e_statistic(clips, rules, final)
+    point = stat(range(len(clips)))
+    n, boot = len(clips), rules.bootstrap
+    draws = _draws(n, boot.resamples, boot.seed)
+    samples = fast.e2e_samples(clips, draws, _counts(n, boot.resamples, boot.seed), rules=rules)
+    return point, samples if samples is not None else [stat(idx).score for idx in draws]
 
 
 def pillar_result(records: Sequence[Record], *, rules: ScoringRules, version: str) -> PillarResult:
     """One entrant's pillar under one scoring version, from all its runs' records."""
-    ordered = sorted(records, key=lambda r: r.run.run)
+    # Two rounds may both have a run 1: the round breaks the tie, so the clip order never depends on file names.
+    ordered = sorted(records, key=lambda r: (r.run.run, r.run.round))
     pillar = ordered[0].run.pillar
     clips = [c for r in ordered for c in sorted(r.run.clips, key=lambda c: c.id)]
     final = all(r.run.final for r in ordered)
@@ -240,10 +276,8 @@ def _weighted_samples(
     weights = [rules.pillar(n).weight for n in names]
     total = math.fsum(weights)
     columns = [results[n].samples for n in names]
-    return [
-        math.fsum(w * col[i] for w, col in zip(weights, columns, strict=True)) / total
-        for i in range(len(columns[0]))
-    ]
+    # Resample i of each pillar, weighted: the same products as a generator over the pillars, in one map.
+    return [math.fsum(map(operator.mul, weights, sample)) / total for sample in zip(*columns, strict=True)]
 
 
 def build_row(

@@ -2,8 +2,10 @@
 
 A results folder holds:
 - ``entrants.yaml``: every entrant that may appear (id, codename, optional name and whether to publish it);
-- ``pool.jsonl``: the round's pool, one ``{"id", "tier"}`` per line (the draw reconstructs runs from it);
-- ``runs/*.json``: one file per run of one entrant on one pillar.
+- ``pools/<round>.jsonl``: each round's pool, one ``{"id", "tier"}`` per line, the file named by the round's id in
+  platform.yaml (the draw reconstructs a run from the pool of the round the record names; when rounds.yaml says
+  the rounds draw from separate pools, no clip may sit in two of them);
+- ``runs/*.json``: one file per run of one entrant on one pillar in one round.
 
 Loading never raises on a bad record: each one is returned as a ``RecordProblem`` (file and reason) beside the
 records that passed, and the build decides whether to go on without them.
@@ -12,7 +14,7 @@ records that passed, and the build decides whether to go on without them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -21,6 +23,8 @@ import yaml
 from cvb_scorer.draw import DrawError, PoolClip, draw, parse_pool
 from cvb_scorer.rules import ScoringRules
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from generator.config import Config
 
 Id = Annotated[str, StringConstraints(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 Count = Annotated[int, Field(ge=0)]
@@ -100,6 +104,8 @@ class CrossAnchor(Model):
 
 class RunRecord(Model):
     entrant: Id
+    # The round (platform.yaml's id) whose pool the run drew from.
+    round: Id
     pillar: Literal["asr", "llm", "tts", "e2e"]
     run: Annotated[int, Field(gt=0)]
     scoring_version: str
@@ -133,6 +139,20 @@ class RecordProblem:
 class DrawSpec:
     size: int
     strata: Mapping[str, str]
+    # The rounds' ids in platform.yaml's order; each round draws from pools/<id>.jsonl.
+    rounds: tuple[str, ...]
+    # rounds.yaml's separate_pools_per_round: then no clip may be in two rounds' pools.
+    separate_pools: bool
+
+
+def draw_spec(config: Config) -> DrawSpec:
+    """The draw and the rounds as the config states them."""
+    return DrawSpec(
+        size=config.rounds.draw.size,
+        strata={t: str(f) for t, f in config.rounds.draw.strata.items()},
+        rounds=tuple(r.id for r in config.platform.rounds),
+        separate_pools=config.rounds.separate_pools_per_round,
+    )
 
 
 @dataclass(frozen=True)
@@ -203,17 +223,26 @@ def judge(
     record: RunRecord,
     *,
     entrants: Mapping[str, Entrant],
-    pool: Sequence[PoolClip],
+    pools: Mapping[str, Sequence[PoolClip]],
     spec: DrawSpec,
     versions: Sequence[str],
 ) -> str | None:
-    """The reason a parsed record cannot be published, or None. Pure: the folder's facts come in as arguments."""
+    """The reason a parsed record cannot be published, or None. Pure: the folder's facts come in as arguments
+    (``pools``: each round's pool that the folder holds)."""
     if record.entrant not in entrants:
         return f"entrant {record.entrant!r} is not in entrants.yaml."
     if record.scoring_version not in versions:
         return (
             f"scoring version {record.scoring_version!r} is unknown; the config's floor history names "
             f"{', '.join(versions)}."
+        )
+    if record.round not in spec.rounds:
+        return f"round {record.round!r} is not a round of platform.yaml, whose rounds are {', '.join(spec.rounds)}."
+    pool = pools.get(record.round)
+    if pool is None:
+        return (
+            f"round {record.round!r} has no pool in this results folder (pools/{record.round}.jsonl), so its "
+            "draw cannot be reconstructed."
         )
     try:
         expected = draw(
@@ -226,7 +255,7 @@ def judge(
         return (
             f"the clips it lists for seed {record.draw.seed!r}"
             f"{' window ' + repr(record.draw.window) if record.draw.window else ''} are not the clips that seed "
-            "draws from the pool."
+            f"draws from the pool of round {record.round!r}."
         )
     ids = [c.id for c in record.clips]
     if len(ids) != len(set(ids)):
@@ -254,6 +283,60 @@ def known_versions(rules: ScoringRules) -> list[str]:
     return sorted({*named, rules.scoring_version})
 
 
+def shared_clips(pools: Mapping[str, Sequence[PoolClip]], *, names: Mapping[str, str]) -> str | None:
+    """The sentence refusing pools of different rounds that share a clip, or None when they are disjoint."""
+    owner: dict[str, str] = {}
+    for round_id, pool in pools.items():
+        clash: dict[str, list[str]] = {}
+        for clip in pool:
+            if clip.id in owner:
+                clash.setdefault(owner[clip.id], []).append(clip.id)
+            else:
+                owner[clip.id] = round_id
+        for other, ids in clash.items():
+            listed = ", ".join(ids[:3]) + ("…" if len(ids) > 3 else "")
+            return (
+                f"{names[other]} and {names[round_id]} share {len(ids)} clip(s) ({listed}), but rounds.yaml has "
+                "the rounds draw from separate pools (separate_pools_per_round), so a clip that qualifies an "
+                "entrant must never score them; take each shared clip out of one of the pools."
+            )
+    return None
+
+
+def load_pools(folder: Path, *, spec: DrawSpec, shown: Callable[[Path], str]) -> dict[str, list[PoolClip]]:
+    """Every round's pool the folder holds (pools/<round>.jsonl), checked against the rounds of the config."""
+    where = folder / "pools"
+    legacy = folder / "pool.jsonl"
+    layout = f"one pool per round, as pools/<round>.jsonl (the rounds: {', '.join(spec.rounds)})"
+    if legacy.exists():
+        raise ResultsFolderError(
+            f"{shown(legacy)} is a single pool, but each round's records are checked against that round's "
+            f"pool: keep {layout}."
+        )
+    # A folder without pools is readable (a round that has not started has none); each record naming a round
+    # whose pool is missing is refused on its own.
+    paths = sorted(where.glob("*.jsonl")) if where.is_dir() else []
+    pools: dict[str, list[PoolClip]] = {}
+    names: dict[str, str] = {}
+    by_round = {path.stem: path for path in paths}
+    for round_id in [r for r in spec.rounds if r in by_round] + sorted(set(by_round) - set(spec.rounds)):
+        path = by_round[round_id]
+        if round_id not in spec.rounds:
+            raise ResultsFolderError(
+                f"{shown(path)} is named after no round; platform.yaml's rounds are {', '.join(spec.rounds)}."
+            )
+        try:
+            pools[round_id] = parse_pool(
+                path.read_text(encoding="utf-8"), name=shown(path), tiers=sorted(spec.strata)
+            )
+        except DrawError as exc:
+            raise ResultsFolderError(str(exc)) from None
+        names[round_id] = shown(path)
+    if spec.separate_pools and (problem := shared_clips(pools, names=names)) is not None:
+        raise ResultsFolderError(problem)
+    return pools
+
+
 def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path | None = None) -> Loaded:
     """Read a results folder. Problems with single records are collected; a broken folder raises."""
 
@@ -263,22 +346,12 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
         return str(path)
 
     entrants = load_entrants(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
-    pool_path = folder / "pool.jsonl"
-    try:
-        pool = parse_pool(
-            pool_path.read_text(encoding="utf-8"), name=shown(pool_path), tiers=sorted(spec.strata)
-        )
-    except FileNotFoundError:
-        raise ResultsFolderError(
-            f"{shown(pool_path)} is missing; the draws are reconstructed from it."
-        ) from None
-    except DrawError as exc:
-        raise ResultsFolderError(str(exc)) from None
+    pools = load_pools(folder, spec=spec, shown=shown)
     versions = known_versions(rules)
     records: list[Record] = []
     problems: list[RecordProblem] = []
-    seen: dict[tuple[str, str, int], str] = {}
-    seen_draws: dict[tuple[str, str, str, str | None], str] = {}
+    seen: dict[tuple[str, str, str, int], str] = {}
+    seen_draws: dict[tuple[str, str, str, str, str | None], str] = {}
     for path in sorted((folder / "runs").glob("*.json")):
         source = shown(path)
         try:
@@ -292,13 +365,16 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
         except RecordError as exc:
             problems.append(RecordProblem(source, str(exc)))
             continue
-        reason = judge(run, entrants=entrants, pool=pool, spec=spec, versions=versions)
-        key = (run.entrant, run.pillar, run.run)
-        draw_key = (run.entrant, run.pillar, run.draw.seed, run.draw.window)
+        reason = judge(run, entrants=entrants, pools=pools, spec=spec, versions=versions)
+        key = (run.round, run.entrant, run.pillar, run.run)
+        draw_key = (run.round, run.entrant, run.pillar, run.draw.seed, run.draw.window)
         if reason is None and key in seen:
-            reason = f"it repeats run {run.run} of {run.entrant} on {run.pillar}, already in {seen[key]}."
+            reason = (
+                f"it repeats run {run.run} of {run.entrant} on {run.pillar} in round {run.round}, already in "
+                f"{seen[key]}."
+            )
         if reason is None and draw_key in seen_draws:
-            reason = f"it repeats the draw of {seen_draws[draw_key]} (same entrant, pillar, seed and window)."
+            reason = f"it repeats the draw of {seen_draws[draw_key]} (same entrant, pillar, round, seed and window)."
         if reason is not None:
             problems.append(RecordProblem(source, reason))
             continue

@@ -25,13 +25,32 @@ from generator.pages.derive import tracked
 from generator.pages.editions import EDITIONS, glossary_terms
 from generator.paths import Layout
 from generator.render import environment
-from generator.results.records import DrawSpec, Entrant, Loaded, Record, load_folder, parse_record
+from generator.results.records import (
+    DrawSpec,
+    Entrant,
+    Loaded,
+    Record,
+    ResultsFolderError,
+    draw_spec,
+    load_folder,
+    parse_record,
+)
 from generator.rules_export import scoring_rules_json
 from tests.generator.conftest import REPO, project_copy
 
 STRATA = {"easy": "0.2", "normal": "0.4", "hard": "0.4"}
-SPEC = DrawSpec(30, STRATA)
-POOL = [PoolClip(f"{t}-{k:02d}", t) for t, n in (("easy", 8), ("normal", 14), ("hard", 14)) for k in range(n)]
+ROUNDS = ("qualification", "online_challenge")
+SPEC = DrawSpec(30, STRATA, rounds=ROUNDS, separate_pools=True)
+# Each round's pool: the same tiers, clip ids that never meet (the rounds draw from separate pools).
+POOLS = {
+    r: [
+        PoolClip(f"{r[0]}-{t}-{k:02d}", t)
+        for t, n in (("easy", 8), ("normal", 14), ("hard", 14))
+        for k in range(n)
+    ]
+    for r in ROUNDS
+}
+POOL = POOLS["online_challenge"]
 
 
 def _config(tmp_path: Path | None = None, *, older_version: bool = False) -> tuple[Config, ScoringRules]:
@@ -86,11 +105,13 @@ def _clips(pillar: str, ids: Sequence[str], values: Sequence[Any]) -> list[dict[
 
 
 def _record(entrant: str, pillar: str, values: Sequence[Any], *, run: int = 1, final: bool = True,
-            version: str = "2026-1", anchor: float | None = None) -> dict[str, Any]:  # fmt: skip
+            version: str = "2026-1", anchor: float | None = None, round_id: str = "online_challenge",
+            drawn_from: str | None = None) -> dict[str, Any]:  # fmt: skip
     seed = f"{entrant}-{pillar}-{run}"
-    ids = list(draw(POOL, size=30, strata=STRATA, seed=seed, window="w").ids)
+    ids = list(draw(POOLS[drawn_from or round_id], size=30, strata=STRATA, seed=seed, window="w").ids)
     data: dict[str, Any] = {
         "entrant": entrant,
+        "round": round_id,
         "pillar": pillar,
         "run": run,
         "scoring_version": version,
@@ -345,10 +366,18 @@ def test_rows_under_different_scoring_versions_are_grouped_and_the_floor_change_
 # --- refusals ----------------------------------------------------------------------------------------------
 
 
-def _folder(tmp_path: Path, records: dict[str, dict[str, Any]]) -> Path:
+def _pool_text(pool: Sequence[PoolClip]) -> str:
+    return "".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in pool)
+
+
+def _folder(
+    tmp_path: Path, records: dict[str, dict[str, Any]], pools: dict[str, Sequence[PoolClip]] | None = None
+) -> Path:
     folder = tmp_path / "results"
     (folder / "runs").mkdir(parents=True)
-    (folder / "pool.jsonl").write_text("".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in POOL))
+    (folder / "pools").mkdir()
+    for round_id, pool in (POOLS if pools is None else pools).items():
+        (folder / "pools" / f"{round_id}.jsonl").write_text(_pool_text(pool), encoding="utf-8")
     (folder / "entrants.yaml").write_text(
         "entrants:\n  - {id: a, codename: Code A}\n  - {id: b, codename: Code B}\n"
     )
@@ -364,7 +393,7 @@ def _bad(kind: str) -> dict[str, Any]:
     if kind == "unknown version":
         return {**good, "scoring_version": "1999-1"}
     if kind == "extra clip":
-        return {**good, "clips": [*good["clips"], {"id": "easy-00", "score": 1.0}]}
+        return {**good, "clips": [*good["clips"], {"id": good["clips"][0]["id"], "score": 1.0}]}
     if kind == "stray clip":
         return {**good, "clips": [*good["clips"][1:], {"id": "not-drawn", "score": 1.0}]}
     if kind == "final with missing clips":
@@ -373,6 +402,12 @@ def _bad(kind: str) -> dict[str, Any]:
         return {**good, "draw": {**good["draw"], "seed": "another"}}
     if kind == "wrong clip model":
         return {**good, "clips": [{"id": c["id"], "S": 1} for c in good["clips"]]}
+    if kind == "drawn from the other round's pool":
+        return _record("a", "llm", [70.0], drawn_from="qualification")
+    if kind == "unknown round":
+        return {**good, "round": "semi_final"}
+    if kind == "no round":
+        return {k: v for k, v in good.items() if k != "round"}
     raise AssertionError(kind)
 
 
@@ -386,9 +421,20 @@ def _bad(kind: str) -> dict[str, Any]:
         ("final with missing clips", "it is marked final but lacks 2 of the draw's 30 clips"),
         (
             "clips not matching the seed",
-            "the clips it lists for seed 'another' window 'w' are not the clips that seed draws",
+            "the clips it lists for seed 'another' window 'w' are not the clips that seed draws from the pool of "
+            "round 'online_challenge'.",
         ),
-        ("wrong clip model", "clip 1 (easy-"),
+        ("wrong clip model", "clip 1 (o-easy-"),
+        (
+            "drawn from the other round's pool",
+            "the clips it lists for seed 'a-llm-1' window 'w' are not the clips that seed draws from the pool of "
+            "round 'online_challenge'.",
+        ),
+        (
+            "unknown round",
+            "round 'semi_final' is not a round of platform.yaml, whose rounds are qualification, online_challenge.",
+        ),
+        ("no round", "round: Field required."),
     ],
 )
 def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: str, reason: str) -> None:
@@ -407,8 +453,102 @@ def test_a_duplicate_run_is_refused_naming_the_first(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec}})
     problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
     assert [str(p) for p in problems] == [
-        "results/runs/2.json: it repeats run 1 of a on llm, already in results/runs/1.json."
+        "results/runs/2.json: it repeats run 1 of a on llm in round online_challenge, already in "
+        "results/runs/1.json."
     ]
+
+
+def test_the_same_draw_recorded_as_another_run_is_refused(tmp_path: Path) -> None:
+    _, rules = _config()
+    rec = _record("a", "llm", [70.0])
+    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, "run": 2}})
+    problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
+    assert [str(p) for p in problems] == [
+        "results/runs/2.json: it repeats the draw of results/runs/1.json (same entrant, pillar, round, seed and "
+        "window)."
+    ]
+
+
+def test_the_same_run_number_in_another_round_is_another_run(tmp_path: Path) -> None:
+    _, rules = _config()
+    first = _record("a", "llm", [70.0], round_id="qualification")
+    second = {**_record("a", "llm", [72.0], round_id="online_challenge")}
+    loaded = load_folder(
+        _folder(tmp_path, {"q.json": first, "o.json": second}), rules=rules, spec=SPEC, root=tmp_path
+    )
+    assert loaded.problems == () and sorted(r.run.round for r in loaded.records) == sorted(ROUNDS)
+
+
+def test_a_record_whose_round_has_no_pool_is_refused(tmp_path: Path) -> None:
+    _, rules = _config()
+    records = {
+        "o.json": _record("a", "llm", [70.0]),
+        "q.json": _record("b", "llm", [70.0], round_id="qualification"),
+    }
+    folder = _folder(tmp_path, records, pools={"online_challenge": POOL})
+    loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
+    assert [r.source for r in loaded.records] == ["results/runs/o.json"]
+    assert [str(p) for p in loaded.problems] == [
+        "results/runs/q.json: round 'qualification' has no pool in this results folder "
+        "(pools/qualification.jsonl), so its draw cannot be reconstructed."
+    ]
+
+
+def _folder_error(tmp_path: Path, pools: dict[str, Sequence[PoolClip]], spec: DrawSpec = SPEC) -> str | None:
+    _, rules = _config()
+    folder = _folder(tmp_path, {"o.json": _record("a", "llm", [70.0])}, pools=pools)
+    try:
+        load_folder(folder, rules=rules, spec=spec, root=tmp_path)
+    except ResultsFolderError as exc:
+        return str(exc)
+    return None
+
+
+def test_pools_of_different_rounds_that_share_clips_are_refused(tmp_path: Path) -> None:
+    shared = [*POOLS["qualification"], *POOL[:2], PoolClip(POOL[5].id, POOL[5].tier)]
+    assert _folder_error(tmp_path, {"qualification": shared, "online_challenge": POOL}) == (
+        "results/pools/qualification.jsonl and results/pools/online_challenge.jsonl share 3 clip(s) "
+        f"({POOL[0].id}, {POOL[1].id}, {POOL[5].id}), but rounds.yaml has the rounds draw from separate pools "
+        "(separate_pools_per_round), so a clip that qualifies an entrant must never score them; take each shared "
+        "clip out of one of the pools."
+    )
+
+
+def test_shared_pools_pass_when_the_config_lets_rounds_share_them(tmp_path: Path) -> None:
+    spec = DrawSpec(30, STRATA, rounds=ROUNDS, separate_pools=False)
+    assert _folder_error(tmp_path, {"qualification": POOL, "online_challenge": POOL}, spec) is None
+
+
+@pytest.mark.parametrize(
+    ("layout", "error"),
+    [
+        (
+            "pool.jsonl",
+            "results/pool.jsonl is a single pool, but each round's records are checked against that round's "
+            "pool: keep one pool per round, as pools/<round>.jsonl (the rounds: qualification, online_challenge).",
+        ),
+        (
+            "pools/final.jsonl",
+            "results/pools/final.jsonl is named after no round; platform.yaml's rounds are qualification, "
+            "online_challenge.",
+        ),
+    ],
+)
+def test_a_pool_outside_the_rounds_layout_is_a_sentence(tmp_path: Path, layout: str, error: str) -> None:
+    _, rules = _config()
+    folder = _folder(tmp_path, {"o.json": _record("a", "llm", [70.0])})
+    (folder / layout).write_text(_pool_text(POOL), encoding="utf-8")
+    with pytest.raises(ResultsFolderError) as caught:
+        load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
+    assert str(caught.value) == error
+
+
+def test_the_draw_spec_names_the_configs_rounds() -> None:
+    config, _ = _config()
+    spec = draw_spec(config)
+    assert spec.rounds == tuple(r.id for r in config.platform.rounds) and len(spec.rounds) > 1
+    assert spec.separate_pools is config.rounds.separate_pools_per_round
+    assert spec.size == config.rounds.draw.size
 
 
 def test_a_final_record_may_not_lack_clips_but_a_provisional_one_may(tmp_path: Path) -> None:
@@ -422,9 +562,6 @@ def test_a_final_record_may_not_lack_clips_but_a_provisional_one_may(tmp_path: P
 def test_the_build_stops_on_a_refused_record_unless_asked_to_go_on_without_it(tmp_path: Path) -> None:
     layout = project_copy(tmp_path)
     folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad("unknown entrant")})
-    (folder / "pool.jsonl").write_text(
-        "".join(json.dumps({"id": c.id, "tier": c.tier}) + "\n" for c in POOL), encoding="utf-8"
-    )
     with pytest.raises(
         BadRecordsError, match=r"bad\.json: entrant 'zed' is not in entrants\.yaml\.\n.*--without-bad-records"
     ):
@@ -442,12 +579,7 @@ def test_the_example_boards_figures_equal_an_independent_recomputation() -> None
     config = load_config(REPO / "platform_config")
     rules = rules_from_json(scoring_rules_json(config))
     folder = REPO / "results" / "example"
-    loaded = load_folder(
-        folder,
-        rules=rules,
-        spec=DrawSpec(config.rounds.draw.size, {t: str(f) for t, f in config.rounds.draw.strata.items()}),
-        root=REPO,
-    )
+    loaded = load_folder(folder, rules=rules, spec=draw_spec(config), root=REPO)
     assert loaded.problems == ()
     model = board_model(config, loaded, rules=rules)
     runs: dict[tuple[str, str], list[dict[str, Any]]] = {}

@@ -12,7 +12,7 @@ from cvb_scorer.draw import PoolClip, draw
 from generator.paths import Layout
 
 CVB = str(Layout().root / ".venv" / "bin" / "cvb")
-EXAMPLE_POOL = Layout().root / "results" / "example" / "pool.jsonl"
+EXAMPLE_POOL = Layout().root / "results" / "example" / "pools" / "online_challenge.jsonl"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -33,7 +33,9 @@ def test_the_draw_prints_each_clip_with_its_tier_and_matches_the_scorer() -> Non
     strata = {"easy": "0.2", "normal": "0.4", "hard": "0.4"}
     expected = draw(pool, size=30, strata=strata, seed="example-ex-01-asr-1", window="example-window-a")
     assert [line.split()[0] for line in lines[1:]] == list(expected.ids)
-    shipped = json.loads((EXAMPLE_POOL.parent / "runs" / "ex-01-asr-1.json").read_text(encoding="utf-8"))
+    shipped = json.loads(
+        (EXAMPLE_POOL.parent.parent / "runs" / "ex-01-asr-1.json").read_text(encoding="utf-8")
+    )
     assert shipped["draw"]["clips"] == list(expected.ids)
 
 

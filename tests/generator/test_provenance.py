@@ -127,7 +127,6 @@ def no_records() -> Path:
 
     folder = Path(tempfile.mkdtemp(prefix="cvb-no-records-"))
     (folder / "entrants.yaml").write_text("entrants: []\n", encoding="utf-8")
-    (folder / "pool.jsonl").write_text("", encoding="utf-8")
     return folder
 
 
