@@ -37,8 +37,8 @@ from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.render import environment, mark_as_tracked, render
-from generator.results.aggregate import rows
-from generator.results.records import ResultsFolderError, draw_spec, load_folder
+from generator.results.aggregate import rows, standing_records
+from generator.results.records import ResultsFolderError, draw_spec, load_folder, standing_round
 from generator.rules_export import scoring_rules_json
 from starter_kit.connection_test.bundle import constants_source
 from starter_kit.kit import (
@@ -330,7 +330,8 @@ def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, 
     except ResultsFolderError as exc:
         raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
     refused = [str(p) for p in loaded.problems]
-    grouped = rows(loaded.records, loaded.entrants, rules=rules)  # the bootstraps: once per build
+    counted = standing_records(loaded.records, round_id=standing_round(config))
+    grouped = rows(counted, loaded.entrants, rules=rules)  # the bootstraps: once per build
     return board_model(config, loaded, rules=rules, refused=refused, grouped=grouped), refused
 
 

@@ -337,6 +337,15 @@ def _rounds(config: Config) -> Iterator[Finding]:
             yield Finding(
                 "platform.yaml", ("rounds", index, "closes"), "a round cannot close before it opens."
             )
+    standing = [entry.id for entry in config.platform.rounds if entry.standing]
+    if len(standing) != 1:
+        named = ", ".join(standing) if standing else "none"
+        yield Finding(
+            "platform.yaml",
+            ("rounds",),
+            f"exactly one round must have `standing: true` (the round the published standings count); "
+            f"found {named}.",
+        )
 
 
 def _failures(config: Config) -> Iterator[Finding]:

@@ -64,6 +64,8 @@ class Round(Model):
     purpose: Text
     opens: dt.date | dt.datetime | TBA
     closes: dt.date | dt.datetime | TBA
+    # The one round whose runs the published standings count; the others' runs are judged, never ranked.
+    standing: bool = False
 
 
 class PlatformFile(Model):

@@ -19,8 +19,8 @@ from cvb_scorer.rules import ScoringRules
 from generator.config import Config
 from generator.pages.derive import tracked
 from generator.provenance import Num, Text
-from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows
-from generator.results.records import Entrant, Loaded
+from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows, standing_records
+from generator.results.records import Entrant, Loaded, standing_round
 
 CORE = "core"
 
@@ -426,7 +426,8 @@ def board_model(
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
     if grouped is None:
-        grouped = rows(loaded.records, loaded.entrants, rules=rules)
+        counted = standing_records(loaded.records, round_id=standing_round(config))
+        grouped = rows(counted, loaded.entrants, rules=rules)
     current = rules.scoring_version
     current_text = Text(current, frozenset({"scoring.current_scoring_version"}))
     order = sorted(grouped, key=lambda v: (v != current, v), reverse=False)

@@ -301,6 +301,12 @@ def build_row(
     return Row(entrant, version, dict(results), core, full, comp.core_reason, comp.full_reason)
 
 
+def standing_records(records: Sequence[Record], *, round_id: str) -> tuple[Record, ...]:
+    """The runs the standings count: those of the round the config marks ``standing`` (the other rounds' runs
+    are checked against their own pools but never ranked, since their pools are other clips)."""
+    return tuple(r for r in records if r.run.round == round_id)
+
+
 def rows(
     records: Sequence[Record], entrants: Mapping[str, Entrant], *, rules: ScoringRules
 ) -> dict[str, list[Row]]:

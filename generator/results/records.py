@@ -155,6 +155,11 @@ def draw_spec(config: Config) -> DrawSpec:
     )
 
 
+def standing_round(config: Config) -> str:
+    """The id of the round the published standings count (the invariants make it exactly one)."""
+    return next(r.id for r in config.platform.rounds if r.standing)
+
+
 @dataclass(frozen=True)
 class Loaded:
     entrants_source: str

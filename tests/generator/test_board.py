@@ -252,6 +252,19 @@ def test_a_pillar_not_final_withholds_the_full_score_and_e2e_is_measured_not_rat
     assert str(zh.cross_anchor(anchor)) == "5%"
 
 
+def test_only_the_standing_rounds_runs_are_ranked() -> None:
+    # A qualification run (its own pool, a far better figure) sits beside the online challenge's: the board's
+    # figures are the online challenge's alone, as if the qualification run were not there.
+    config, rules = _config()
+    online = _record("a", "llm", [60.0, 62.0, 64.0])
+    both = _model(
+        [online, _record("a", "llm", [99.0, 98.0, 97.0], round_id="qualification")], [_e("a")], config, rules
+    )
+    alone = _model([online], [_e("a")], config, rules)
+    assert _board(both, "llm").rows == _board(alone, "llm").rows
+    assert _board(both, "llm").rows[0].figure.value.value < 70
+
+
 def test_a_missing_core_pillar_withholds_both_scores_and_names_the_pillars() -> None:
     config, rules = _config()
     model = _model([_record("a", "llm", [70.0])], [_e("a")], config, rules)

@@ -205,6 +205,26 @@ CASES = [
         "pillars.tts.no_tone_cap_rating",
         "capped at when no tone survives",
     ),
+    (
+        "no round the standings count",
+        edit("platform.yaml", "    standing: true\n", ""),
+        "platform.yaml",
+        line_of("platform.yaml", "rounds:"),
+        "rounds",
+        "exactly one round must have `standing: true`",
+    ),
+    (
+        "two rounds the standings count",
+        edit(
+            "platform.yaml",
+            "    purpose: decides who continues\n",
+            "    purpose: decides who continues\n    standing: true\n",
+        ),
+        "platform.yaml",
+        line_of("platform.yaml", "rounds:"),
+        "rounds",
+        "found qualification, online_challenge",
+    ),
 ]
 
 
