@@ -40,7 +40,7 @@ const engine = {
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.broadcast({ type: "engine-failed", message: event.message || "The scorer's worker stopped with an error." });
+      this.broadcast({ type: "engine-failed", message: event.message || "", key: "worker_failed" });
     };
   },
 
@@ -54,6 +54,9 @@ const engine = {
         performance.mark("cvb:engine-ready");
         this.broadcast({ type: "ready", sha256: message.sha256, verified: message.verified, snapshot: message.snapshot });
         keepForOffline(message.serviceWorker, message.resources);
+        break;
+      case "files-progress":
+        this.waiting.get(message.id)?.progress?.(message);
         break;
       case "result":
       case "error": {
@@ -73,12 +76,25 @@ const engine = {
 
   // One request to the worker; the promise settles with its answer. After a crash it never settles: the
   // editors have been told the engine failed, which says all there is to say.
-  call(message, transfer = []) {
+  call(message, { transfer = [], progress = null } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject, sent: performance.timeOrigin + performance.now() });
+      this.waiting.set(id, { resolve, reject, progress, sent: performance.timeOrigin + performance.now() });
       this.worker.postMessage({ ...message, id }, transfer);
     });
+  },
+
+  // Python in a worker cannot be interrupted without cross-origin isolation (SharedArrayBuffer), which a
+  // static host cannot be relied on to grant; so a file job is stopped by stopping its worker and starting a
+  // fresh one. Every editor is told (their texts stay; what they had in the worker is sent again), and the
+  // requests the old worker held are dropped unanswered.
+  restart() {
+    if (!this.worker) return;
+    this.worker.terminate?.();
+    this.worker = null;
+    this.waiting.clear();
+    this.broadcast({ type: "engine-restart" });
+    this.start();
   },
 
   broadcast(event) {
@@ -226,6 +242,12 @@ class Editor {
     if (this.queued.length) this.dispatch(this.queued.shift());
   }
 
+  cancelFiles() {
+    if (!S.filesBusy(this.state)) return;
+    this.dispatch({ type: "files-cancel" });
+    engine.restart();
+  }
+
   render(ask) {
     engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer" }).then(
       (message) => {
@@ -250,7 +272,9 @@ class Editor {
 
   scoreFiles(job) {
     const file = (chosen) => ({ name: chosen.name, bytes: chosen.bytes.slice(0) });
-    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }).then(
+    const progress = (message) =>
+      this.dispatch({ type: "files-progress", id: job.id, phase: message.phase, done: message.done, total: message.total });
+    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }, { progress }).then(
       (message) => {
         const answer = JSON.parse(message.json);
         if (answer.error !== undefined) {
@@ -295,7 +319,11 @@ class Editor {
     const parts = {
       box,
       status: box.querySelector("[data-cvb-files-status]"),
+      running: box.querySelector("[data-cvb-files-running]"),
       progress: box.querySelector("[data-cvb-files-progress]"),
+      progressText: box.querySelector("[data-cvb-files-progress-text]"),
+      cancel: box.querySelector("[data-cvb-files-cancel]"),
+      rerun: box.querySelector("[data-cvb-files-rerun]"),
       summary: box.querySelector("[data-cvb-files-summary]"),
       table: box.querySelector("[data-cvb-files-table]"),
       actions: box.querySelector("[data-cvb-files-actions]"),
@@ -332,6 +360,8 @@ class Editor {
     });
     box.querySelector("[data-cvb-files-download]")?.addEventListener("click", () => this.downloadReport());
     box.querySelector("[data-cvb-files-copy]")?.addEventListener("click", () => this.copyReport());
+    parts.cancel?.addEventListener("click", () => this.cancelFiles());
+    parts.rerun?.addEventListener("click", () => this.dispatch({ type: "files-rerun" }));
     parts.table.addEventListener("click", (event) => {
       const sort = event.target.closest("[data-sort]");
       if (sort) {
@@ -350,8 +380,24 @@ class Editor {
     const state = this.state;
     const files = state.files;
     setText(parts.status, S.filesStatus(state, this.text));
-    const busy = S.filesBusy(state);
-    if (parts.progress.hidden === busy) parts.progress.hidden = !busy;
+    const progress = S.filesProgress(state, this.text);
+    const running = parts.running ?? parts.progress;
+    if (running.hidden === (progress !== null)) running.hidden = progress === null;
+    if (progress) {
+      // No value while the worker has not reported yet: an indeterminate bar, not a false 0%. (The bar's
+      // maximum is its default, 1; the text beside it gives the percentage.)
+      const value = progress.fraction === null ? null : String(Math.round(progress.fraction * 1000) / 1000);
+      if (value === null) parts.progress.removeAttribute("value");
+      else if (parts.progress.getAttribute("value") !== value) parts.progress.setAttribute("value", value);
+      if (parts.progressText) setText(parts.progressText, progress.text);
+      if (parts.progress.getAttribute("aria-valuetext") !== progress.text) parts.progress.setAttribute("aria-valuetext", progress.text);
+    }
+    if (parts.cancel) setText(parts.cancel, this.text.files_cancel);
+    if (parts.rerun) {
+      const offer = S.offerRerun(state);
+      if (parts.rerun.hidden === offer) parts.rerun.hidden = !offer;
+      setText(parts.rerun, this.text.files_rerun);
+    }
     parts.actions.hidden = !(files.report && files.report.version === files.version);
     const summary = S.filesSummary(state, this.text).join("\n");
     setText(parts.summary, summary);
@@ -527,17 +573,19 @@ function download(text, name, where) {
 
 // Enough rows to find the worst clips; the whole table is in the download.
 const ROWS_SHOWN = 500;
+// Column keys and their headings: a string's name in the editor's strings, or the technical token itself.
 const COLUMNS = [
-  ["id", "Clip"],
+  ["id", "column_clip"],
   ["cer", "CER"],
   ["mer", "MER"],
   ["S", "S"],
   ["D", "D"],
   ["I", "I"],
   ["N", "N"],
-  ["simplified_errors", "Simplified cost"],
-  ["fold_changes", "Fold changes"],
+  ["simplified_errors", "column_simplified_errors"],
+  ["fold_changes", "column_fold_changes"],
 ];
+const heading = (name, text) => text[name] ?? name;
 
 function cell(tag, text, attributes = {}) {
   const element = document.createElement(tag);
@@ -550,14 +598,14 @@ function clipTable(rows, files, text) {
   const table = document.createElement("table");
   table.className = "cvb-files__table";
   const total = files.report.data.clips.length;
-  const label = COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key;
-  table.append(cell("caption", S.fill(text.filesRows, { shown: rows.length, clips: total, key: label })));
+  const label = heading(COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key, text);
+  table.append(cell("caption", S.fill(text.files_rows, { shown: rows.length, clips: total, key: label })));
   const head = document.createElement("tr");
   for (const [key, name] of COLUMNS) {
     const th = cell("th", "", { scope: "col" });
     const sorted = files.sort.key === key;
     if (sorted) th.setAttribute("aria-sort", files.sort.descending ? "descending" : "ascending");
-    th.append(cell("button", name + (sorted ? (files.sort.descending ? " ↓" : " ↑") : ""), { type: "button", "data-sort": key }));
+    th.append(cell("button", heading(name, text) + (sorted ? (files.sort.descending ? " ↓" : " ↑") : ""), { type: "button", "data-sort": key }));
     head.append(th);
   }
   table.append(document.createElement("thead"));
