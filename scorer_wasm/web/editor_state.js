@@ -47,7 +47,9 @@ export const STRINGS = Object.freeze({
   files_progress_report: "{percent}: writing the report, {done} of {total} clips",
   files_corpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
   files_coverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
-  files_rows: "Showing {shown} of {clips} clips, sorted by {key}; the download has them all.",
+  files_rows: "Clips {first} to {last} of {clips}, sorted by {key}; the download has them all.",
+  files_previous: "Previous page",
+  files_next: "Next page",
   column_clip: "Clip",
   column_simplified_errors: "Simplified cost",
   column_fold_changes: "Fold changes",
@@ -123,7 +125,12 @@ const FILES = Object.freeze({
   error: null, // {version, message}
   sort: Object.freeze({ key: "cer", descending: true }),
   selected: null, // the clip id drawn in the editor
+  page: 0, // which page of the sorted table is shown (ROWS_PER_PAGE rows each)
 });
+
+// A page of the per-clip table: a 16,000-clip file is read a page at a time, so the page never builds (and
+// lays out) a table of every clip; the download has them all.
+export const ROWS_PER_PAGE = 200;
 
 export const SORT_KEYS = Object.freeze(["id", "cer", "mer", "S", "D", "I", "N", "simplified_errors", "fold_changes"]);
 
@@ -190,6 +197,7 @@ export function next(state, event) {
         inFlight: null,
         failure: null,
         drawn: {
+          id: asked.id,
           version: asked.version,
           reference: asked.reference,
           hypothesis: asked.hypothesis,
@@ -197,6 +205,14 @@ export function next(state, event) {
           view: event.view,
           timing: event.timing ?? null,
         },
+      });
+    }
+    case "answer-details": {
+      // The second part of the drawing on the page (details and the whole figures); any other is moot.
+      const drawn = state.drawn;
+      if (drawn?.id !== event.id || drawn.view.details !== undefined) return state;
+      return with_(state, {
+        drawn: { ...drawn, view: { ...drawn.view, details: event.details, figures: event.figures } },
       });
     }
     case "answer-failed": {
@@ -262,6 +278,7 @@ export function next(state, event) {
             progress: null,
             error: null,
             report: { version: job.version, json: event.json, data: event.data },
+            page: 0,
           })
         : withFiles(state, { job: null, progress: null, report: null, error: { version: job.version, message: event.message } });
     }
@@ -270,7 +287,13 @@ export function next(state, event) {
       const { key, descending } = state.files.sort;
       return withFiles(state, {
         sort: Object.freeze({ key: event.key, descending: key === event.key ? !descending : event.key !== "id" }),
+        page: 0,
       });
+    }
+    case "files-page": {
+      const pages = clipPages(state);
+      const page = Math.min(Math.max(0, Math.trunc(Number(event.page) || 0)), Math.max(0, pages - 1));
+      return page === state.files.page ? state : withFiles(state, { page });
     }
     case "select":
       return withFiles(state, { selected: event.clip });
@@ -388,6 +411,23 @@ export function sortedClips(state, limit = Number.POSITIVE_INFINITY) {
   return rows.slice(0, limit).map((row) => row.clip);
 }
 
+function clipPages(state) {
+  const report = state.files.report;
+  if (!report || report.version !== state.files.version) return 0;
+  return Math.ceil(report.data.clips.length / ROWS_PER_PAGE);
+}
+
+/** The page of the sorted table shown: its rows, which page of how many, and the clips' numbers (from 1). */
+export function clipPage(state) {
+  const pages = clipPages(state);
+  if (!pages) return { rows: [], page: 0, pages: 0, first: 0, last: 0, clips: 0 };
+  const page = Math.min(state.files.page, pages - 1);
+  const all = sortedClips(state);
+  const rows = all.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE);
+  const first = page * ROWS_PER_PAGE + 1;
+  return { rows, page, pages, first, last: first + rows.length - 1, clips: all.length };
+}
+
 /** Which boxes are longer than the editor scores: [[name, length], ...], empty when both fit. */
 export function overLimit(state) {
   return [
@@ -411,6 +451,11 @@ export function request(state) {
     hypothesis: state.hypothesis,
     drawing: state.drawing,
   };
+}
+
+/** Whether the drawing on the page waits for its details (they come once typing pauses). */
+export function detailsPending(state) {
+  return state.drawn !== null && state.drawn.view.details === undefined;
 }
 
 /** Whether the drawing on the page is not the drawing of the texts in the boxes, as far as anyone knows. */

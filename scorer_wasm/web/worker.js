@@ -10,6 +10,7 @@
 //               {type: "files-progress", id, phase: "clips" | "bootstrap" | "report", done, total}
 //               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
 //               {type: "result", id, json, ms, started, finished}
+//               {type: "details", id, json | error} (a render's second part; see DETAILS_AFTER_MS)
 //               {type: "error", id?, message}
 
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
@@ -138,6 +139,21 @@ from cvb_scorer.view import render_view as _cvb_render_view
 
 def _cvb_render(reference, hypothesis, mer=False):
     return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
+
+_cvb_parts = None
+
+def _cvb_render_first(reference, hypothesis, mer=False):
+    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses.
+    global _cvb_parts
+    from cvb_scorer.view import render_editor_parts
+
+    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
+    return _cvb_parts.first
+
+def _cvb_render_rest():
+    global _cvb_parts
+    parts, _cvb_parts = _cvb_parts, None
+    return parts.rest()
 `);
   // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
   // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
@@ -268,13 +284,15 @@ def _cvb_clip(clip_id):
     return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
 `);
   const render = pyodide.globals.get("_cvb_render");
+  const renderFirst = pyodide.globals.get("_cvb_render_first");
+  const renderRest = pyodide.globals.get("_cvb_render_rest");
   const files = {
     score: pyodide.globals.get("_cvb_score_files"),
     text: pyodide.globals.get("_cvb_files_text"),
     clip: pyodide.globals.get("_cvb_clip"),
   };
   const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
-  return { render, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return { render, renderFirst, renderRest, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
@@ -310,6 +328,20 @@ ready.then(
   (error) => postMessage({ type: "error", message: lastLine(error) }),
 );
 
+// A keystroke's details (legend, class table, Simplified cost: most of its Python time on a long text) are
+// computed once no newer keystroke has come for this long, so a typist's redraws never wait behind them.
+const DETAILS_AFTER_MS = 120;
+let detailsTimer = 0;
+
+function sendDetails(engine, id) {
+  try {
+    postMessage({ type: "details", id, json: engine.renderRest() });
+  } catch (error) {
+    console.error(error);
+    postMessage({ type: "details", id, error: lastLine(error) });
+  }
+}
+
 // One answer per request, by id: {type: "result", id, json, ...} or {type: "error", id, message}.
 function answer(id, work) {
   const t0 = performance.now();
@@ -338,7 +370,10 @@ onmessage = async (event) => {
   }
   const { type, id } = message;
   if (type === "render") {
-    if (answer(id, () => engine.render(String(message.reference), String(message.hypothesis), message.mer === true))) {
+    clearTimeout(detailsTimer);
+    const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true);
+    if (answer(id, first)) {
+      detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
       warmAfterFirstAnswer(engine);
     }
   } else if (type === "score-files") {

@@ -416,3 +416,39 @@ test("Chinese strings from the page replace every sentence of the state machine"
   const running = runFiles(twoFiles).state;
   assert.equal(S.filesProgress(running, text).text, "中files_progress_starting");
 });
+
+test("a keystroke's answer is drawn at once, and its details join that drawing only", () => {
+  const quick = (cer) => ({ alignment: ["<span>x</span>"], figures: { cer, mer: cer, counts: { cer: { S: 1, D: 0, I: 0, N: 2 } } }, signature: BUILT });
+  let { state } = run([ready, { type: "answer", id: 1, view: quick(0.5) }]);
+  assert.ok(S.detailsPending(state));
+  assert.equal(S.liveText(state), "CER 50.00%, MER 50.00%: 1 substituted, 0 deleted, 0 inserted, of 2 reference characters.");
+  // Details of an older answer never join a newer drawing.
+  ({ state } = run([{ type: "edit", hypothesis: "x" }, { type: "answer", id: 2, view: quick(0.1) }], state));
+  const late = S.next(state, { type: "answer-details", id: 1, details: "<p>old</p>", figures: { cer: 0.5 } });
+  assert.equal(late, state);
+  const whole = S.next(state, { type: "answer-details", id: 2, details: "<p>d</p>", figures: { cer: 0.1, mer: 0.1, by_class: {} } });
+  assert.equal(S.detailsPending(whole), false);
+  assert.equal(whole.drawn.view.details, "<p>d</p>");
+  assert.deepEqual(whole.drawn.view.alignment, ["<span>x</span>"]);
+  assert.equal(whole.drawn.hypothesis, "x");
+  // A second copy of the same details changes nothing.
+  assert.equal(S.next(whole, { type: "answer-details", id: 2, details: "<p>e</p>", figures: {} }), whole);
+});
+
+test("a large report's table is read a page at a time; sorting goes back to the first page", () => {
+  const many = { clips: Array.from({ length: S.ROWS_PER_PAGE * 2 + 5 }, (_, i) => ({ id: `c${String(i).padStart(4, "0")}`, cer: i / 1000, mer: 0, S: 0, D: 0, I: 0, N: 1, simplified_errors: 0, fold_changes: [] })) };
+  let { state } = runFiles([...twoFiles, (id) => ({ type: "files-answer", id, json: "{}", data: many })]);
+  let page = S.clipPage(state);
+  assert.deepEqual([page.page, page.pages, page.first, page.last, page.rows.length], [0, 3, 1, S.ROWS_PER_PAGE, S.ROWS_PER_PAGE]);
+  assert.equal(page.rows[0].id, `c${String(S.ROWS_PER_PAGE * 2 + 4).padStart(4, "0")}`, "worst first");
+  state = S.next(state, { type: "files-page", page: 2 });
+  page = S.clipPage(state);
+  assert.deepEqual([page.first, page.last, page.rows.length], [S.ROWS_PER_PAGE * 2 + 1, S.ROWS_PER_PAGE * 2 + 5, 5]);
+  // Every clip is on exactly one page.
+  const seen = new Set();
+  for (let p = 0; p < page.pages; p += 1) for (const clip of S.clipPage(S.next(state, { type: "files-page", page: p })).rows) seen.add(clip.id);
+  assert.equal(seen.size, many.clips.length);
+  assert.equal(S.next(state, { type: "files-page", page: 99 }).files.page, 2, "past the end stays on the last page");
+  assert.equal(S.next(state, { type: "files-page", page: -3 }).files.page, 0);
+  assert.equal(S.next(state, { type: "sort", key: "id" }).files.page, 0);
+});

@@ -187,4 +187,17 @@ def test_cancel_stops_a_large_run_keeps_the_texts_and_score_again_gives_the_clis
     assert box.locator("[data-cvb-files-rerun]").is_hidden()
     with page.expect_download() as download:
         box.locator("[data-cvb-files-download]").click()
-    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+    want = cli(ref, hyp, "--json").stdout
+    assert Path(download.value.path()).read_bytes() == want
+    # The table is read a page at a time: the second page holds the next clips in the same order.
+    by_worst = [c["id"] for c in sorted(json.loads(want)["clips"], key=lambda c: -c["cer"])]
+    rows = box.locator("tbody tr")
+    page_size = rows.count()
+    assert 0 < page_size < len(by_worst)
+    assert [rows.nth(k).get_attribute("data-clip") for k in (0, page_size - 1)] == [
+        by_worst[0],
+        by_worst[page_size - 1],
+    ]
+    box.locator("[data-page]").last.click()
+    assert rows.first.get_attribute("data-clip") == by_worst[page_size]
+    assert f"{page_size + 1:,}" in box.locator("caption").inner_text()
