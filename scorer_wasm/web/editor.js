@@ -549,6 +549,10 @@ class Editor {
         const shown = "cvbReset" in button.dataset ? edited : drawn;
         if (button.hidden === shown) button.hidden = !shown;
       }
+      // The download carries the whole figures, which come with the details a moment after typing stops.
+      const download = this.keep.querySelector("[data-cvb-download]");
+      const wait = S.detailsPending(this.state);
+      if (download && download.disabled !== wait) download.disabled = wait;
     }
     this.keepFragment();
     const state = this.state;
