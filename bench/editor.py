@@ -57,8 +57,9 @@ READ_TIMINGS = """
 }
 """
 
-# Types one character at a time into the hypothesis and times each from the input event to the frame after
-# the redraw (requestAnimationFrame, then a task: the drawing has been painted by then).
+# Types one character at a time into the hypothesis and times each from the input event to the redraw of what a
+# keystroke changes (cvb:drawn: the alignment and the summary line; the details below follow once typing
+# pauses), and to the frame after it (requestAnimationFrame, then a task: painted by then).
 TYPE_AND_TIME = """
 async ([reference, hypothesis, typed]) => {
   const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
@@ -67,11 +68,11 @@ async ([reference, hypothesis, typed]) => {
   const rendered = (want) => new Promise((resolve) => {
     const on = (event) => {
       if (event.detail.reference === ref.value && event.detail.hypothesis === want) {
-        root.removeEventListener('cvb:rendered', on);
+        root.removeEventListener('cvb:drawn', on);
         resolve(event.detail);
       }
     };
-    root.addEventListener('cvb:rendered', on);
+    root.addEventListener('cvb:drawn', on);
   });
   const painted = () => new Promise((resolve) => requestAnimationFrame(() => {
     const channel = new MessageChannel();
@@ -213,8 +214,8 @@ async () => {
   const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
   const ref = root.querySelector('[data-cvb-ref]');
   const want = ref.value + '这';
-  const drawn = new Promise((resolve) => root.addEventListener('cvb:rendered', function on(event) {
-    if (event.detail.reference === want) { root.removeEventListener('cvb:rendered', on); resolve(); }
+  const drawn = new Promise((resolve) => root.addEventListener('cvb:drawn', function on(event) {
+    if (event.detail.reference === want) { root.removeEventListener('cvb:drawn', on); resolve(); }
   }));
   const t0 = performance.now();
   ref.value = want;
@@ -263,6 +264,25 @@ def one_run(
     return run
 
 
+# Records when the file job's progress enters each phase (clips read, bootstrap, report) and when the answer
+# is on the page, in seconds from now.
+WATCH_PHASES = """
+(selector) => {
+  const box = document.querySelector(selector + ' [data-cvb-files]');
+  const t0 = performance.now();
+  const at = () => Math.round((performance.now() - t0) / 100) / 10;
+  window.cvbPhases = {};
+  new MutationObserver(() => {
+    const phase = box.querySelector('[data-cvb-files-running]').dataset.phase;
+    if (phase && !(phase in window.cvbPhases)) window.cvbPhases[phase] = at();
+    if (!box.querySelector('[data-cvb-files-actions]').hidden && !('shown' in window.cvbPhases)) {
+      window.cvbPhases.shown = at();
+    }
+  }).observe(box, {subtree: true, childList: true, attributes: true});
+}
+"""
+
+
 def files_in_browser(
     playwright: Any, site: editor_site.Site, launch: dict[str, Any], folder: Path
 ) -> dict[str, Any]:
@@ -286,10 +306,14 @@ def files_in_browser(
         box = page.locator(f"{FULL_EDITOR} [data-cvb-files]")
         box.locator("summary").click()
         box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+        # Python up first, so the figure is the scoring alone, as the CLI's is.
+        page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-engine="ready"]', timeout=120_000)
+        page.evaluate(WATCH_PHASES, FULL_EDITOR)
         started = time.monotonic()
         box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
         page.wait_for_selector(f"{FULL_EDITOR} [data-cvb-files-actions]:not([hidden])", timeout=1_800_000)
         browser_s = time.monotonic() - started
+        phases = page.evaluate("() => window.cvbPhases")
         with page.expect_download() as download:
             box.locator("[data-cvb-files-download]").click()
         identical = Path(download.value.path()).read_bytes() == cli.stdout
@@ -298,6 +322,8 @@ def files_in_browser(
         "clips": 16_000,
         "cli_s": round(cli_s, 1),
         "browser_s": round(browser_s, 1),
+        # Seconds from choosing the second file to each phase the worker reported, and to the table shown.
+        "browser_phases_s": phases,
         "identical_json": identical,
     }
 

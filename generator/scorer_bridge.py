@@ -106,12 +106,11 @@ def editor_markup(
     asset_base: str,
     max_chars: int,
     compact: bool,
-    ui: Mapping[str, str] | None = None,
+    ui: Mapping[str, str],
 ) -> str:
-    # `ui`: the interface strings in the page's language (glossary.yaml); without them the template's English.
-    extra = {"ui": dict(ui)} if ui is not None else {}
+    # `ui`: every interface string in the page's language (glossary.yaml `interface`); the template has none.
     return env.get_template("editor.html.j2").render(
-        **extra,
+        ui=dict(ui),
         reference=sample.reference,
         hypothesis=sample.hypothesis,
         view_html=sample.html,

@@ -195,11 +195,18 @@ def fold_sentence(ref: Normalised) -> str:
     return f"The reference fold changed {n} character{'s' if n != 1 else ''}: {listed}."
 
 
-def _figures(clip: ClipScore) -> dict[str, Any]:
+def _summary_figures(clip: ClipScore) -> dict[str, Any]:
+    """The figures the editor's summary line reads: they come with the alignment, at no extra cost."""
     return {
         "cer": clip.cer,
         "mer": clip.mer,
         "counts": {"cer": _counts_dict(clip.cer_counts), "mer": _counts_dict(clip.mer_counts)},
+    }
+
+
+def _figures(clip: ClipScore) -> dict[str, Any]:
+    return {
+        **_summary_figures(clip),
         "simplified_errors": clip.simplified.errors,
         "simplified_characters": clip.simplified.characters,
         "by_class": {
@@ -306,20 +313,50 @@ def render_view(
     """The editor's view of one pair. The reference's normalisation is cached, so redrawing while the
     hypothesis changes costs only the hypothesis's normalisation and one alignment. With ``mer`` the drawing
     is the MER token alignment instead of the character one; the figures and details are the same."""
-    ref = _as_normalised(reference) if reference_is_normalised else normalise_reference(reference)
-    hyp = normalise_hypothesis(hypothesis)
-    clip = score_normalised("view", ref, hyp, edit_script=True)
-    sig = signature(rules=rules if rules is not None else load_packaged_rules())
+    clip, sig = _scored(reference, hypothesis, reference_is_normalised=reference_is_normalised, rules=rules)
     ops = merged_ops(clip)
     return EditorView(
         alignment=mer_alignment_html(clip) if mer else alignment_html(clip, ops),
         details=details_html(clip, sig),
         figures=_figures(clip),
         ops=tuple((op.value, r, h) for op, r, h in ops),
-        ref_norm=ref.text,
-        hyp_norm=hyp.text,
+        ref_norm=clip.reference.text,
+        hyp_norm=clip.hypothesis.text,
         signature=sig,
     )
+
+
+def _scored(
+    reference: str, hypothesis: str, *, reference_is_normalised: bool, rules: ScoringRules | None
+) -> tuple[ClipScore, str]:
+    ref = _as_normalised(reference) if reference_is_normalised else normalise_reference(reference)
+    hyp = normalise_hypothesis(hypothesis)
+    clip = score_normalised("view", ref, hyp, edit_script=True)
+    return clip, signature(rules=rules if rules is not None else load_packaged_rules())
+
+
+@dataclass(frozen=True)
+class EditorParts:
+    """A keystroke's answer in two parts. ``first`` is what the keystroke changes on screen: the alignment
+    runs, the summary figures (rates and counts) and the signature. ``rest()`` is the details and the whole
+    figures; they need the clip's diagnostics (the Simplified cost can take a second and a third alignment,
+    most of a keystroke's time on long texts), so the editor draws ``first`` at once and asks for ``rest()``
+    only while no newer keystroke waits. The two merged are ``render_view(...).to_editor_json()`` exactly."""
+
+    first: str
+    clip: ClipScore
+    signature: str
+
+    def rest(self) -> str:
+        return _dumps({"details": details_html(self.clip, self.signature), "figures": _figures(self.clip)})
+
+
+def render_editor_parts(*, reference: str, hypothesis: str, mer: bool = False) -> EditorParts:
+    """``render_view(...).to_editor_json()`` in two parts (see ``EditorParts``)."""
+    clip, sig = _scored(reference, hypothesis, reference_is_normalised=False, rules=None)
+    alignment = mer_alignment_html(clip) if mer else alignment_html(clip, merged_ops(clip))
+    first = _dumps({"alignment": alignment, "figures": _summary_figures(clip), "signature": sig})
+    return EditorParts(first, clip, sig)
 
 
 def render_view_json(reference: str, hypothesis: str, reference_is_normalised: bool = False) -> str:

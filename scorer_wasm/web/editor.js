@@ -23,7 +23,8 @@ const engine = {
   worker: null,
   events: [], // the engine events so far, replayed to an editor mounted later (instant navigation back)
   nextId: 1,
-  waiting: new Map(), // worker request id -> {editor, id (the editor's own), sent}
+  waiting: new Map(), // worker request id -> {resolve, reject, sent}
+  listeners: new Map(), // worker request id -> what to call with its further messages (progress, details)
   editors: new Set(),
 
   start() {
@@ -40,7 +41,7 @@ const engine = {
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.broadcast({ type: "engine-failed", message: event.message || "The scorer's worker stopped with an error." });
+      this.broadcast({ type: "engine-failed", message: event.message || "", key: "worker_failed" });
     };
   },
 
@@ -55,6 +56,13 @@ const engine = {
         this.broadcast({ type: "ready", sha256: message.sha256, verified: message.verified, snapshot: message.snapshot });
         keepForOffline(message.serviceWorker, message.resources);
         break;
+      case "files-progress":
+        this.listeners.get(message.id)?.(message);
+        break;
+      case "details":
+        this.listeners.get(message.id)?.(message);
+        this.listeners.delete(message.id);
+        break;
       case "result":
       case "error": {
         if (message.id === undefined) {
@@ -63,6 +71,7 @@ const engine = {
         }
         const waiter = this.waiting.get(message.id);
         this.waiting.delete(message.id);
+        if (message.type === "error") this.listeners.delete(message.id); // no further part comes
         if (!waiter) break;
         if (message.type === "error") waiter.reject(new Error(message.message));
         else waiter.resolve({ ...message, sent: waiter.sent, received: performance.timeOrigin + performance.now() });
@@ -73,12 +82,27 @@ const engine = {
 
   // One request to the worker; the promise settles with its answer. After a crash it never settles: the
   // editors have been told the engine failed, which says all there is to say.
-  call(message, transfer = []) {
+  call(message, { transfer = [], progress = null } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, sent: performance.timeOrigin + performance.now() });
+      if (progress) this.listeners.set(id, progress);
       this.worker.postMessage({ ...message, id }, transfer);
     });
+  },
+
+  // Python in a worker cannot be interrupted without cross-origin isolation (SharedArrayBuffer), which a
+  // static host cannot be relied on to grant; so a file job is stopped by stopping its worker and starting a
+  // fresh one. Every editor is told (their texts stay; what they had in the worker is sent again), and the
+  // requests the old worker held are dropped unanswered.
+  restart() {
+    if (!this.worker) return;
+    this.worker.terminate?.();
+    this.worker = null;
+    this.waiting.clear();
+    this.listeners.clear();
+    this.broadcast({ type: "engine-restart" });
+    this.start();
   },
 
   broadcast(event) {
@@ -226,8 +250,29 @@ class Editor {
     if (this.queued.length) this.dispatch(this.queued.shift());
   }
 
+  cancelFiles() {
+    if (!S.filesBusy(this.state)) return;
+    this.dispatch({ type: "files-cancel" });
+    engine.restart();
+  }
+
   render(ask) {
-    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer" }).then(
+    // The answer comes in two parts: the drawing and the summary at once, the details when typing pauses
+    // (worker.js); a newer request makes the older one's details moot.
+    engine.listeners.delete(this.detailsFor);
+    const details = (message) => {
+      let part;
+      try {
+        if (message.error !== undefined) throw new Error(message.error);
+        part = JSON.parse(message.json);
+      } catch (error) {
+        this.dispatch({ type: "draw-failed", message: error.message });
+        return;
+      }
+      this.dispatch({ type: "answer-details", id: ask.id, details: part.details, figures: part.figures });
+    };
+    this.detailsFor = engine.nextId;
+    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer" }, { progress: details }).then(
       (message) => {
         let view;
         try {
@@ -250,8 +295,11 @@ class Editor {
 
   scoreFiles(job) {
     const file = (chosen) => ({ name: chosen.name, bytes: chosen.bytes.slice(0) });
-    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }).then(
+    const progress = (message) =>
+      this.dispatch({ type: "files-progress", id: job.id, phase: message.phase, done: message.done, total: message.total });
+    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }, { progress }).then(
       (message) => {
+        engine.listeners.delete(message.id);
         const answer = JSON.parse(message.json);
         if (answer.error !== undefined) {
           this.dispatch({ type: "files-failed", id: job.id, message: answer.error });
@@ -295,7 +343,11 @@ class Editor {
     const parts = {
       box,
       status: box.querySelector("[data-cvb-files-status]"),
+      running: box.querySelector("[data-cvb-files-running]"),
       progress: box.querySelector("[data-cvb-files-progress]"),
+      progressText: box.querySelector("[data-cvb-files-progress-text]"),
+      cancel: box.querySelector("[data-cvb-files-cancel]"),
+      rerun: box.querySelector("[data-cvb-files-rerun]"),
       summary: box.querySelector("[data-cvb-files-summary]"),
       table: box.querySelector("[data-cvb-files-table]"),
       actions: box.querySelector("[data-cvb-files-actions]"),
@@ -332,7 +384,14 @@ class Editor {
     });
     box.querySelector("[data-cvb-files-download]")?.addEventListener("click", () => this.downloadReport());
     box.querySelector("[data-cvb-files-copy]")?.addEventListener("click", () => this.copyReport());
+    parts.cancel?.addEventListener("click", () => this.cancelFiles());
+    parts.rerun?.addEventListener("click", () => this.dispatch({ type: "files-rerun" }));
     parts.table.addEventListener("click", (event) => {
+      const turn = event.target.closest("[data-page]");
+      if (turn) {
+        this.dispatch({ type: "files-page", page: Number(turn.dataset.page) });
+        return;
+      }
       const sort = event.target.closest("[data-sort]");
       if (sort) {
         this.dispatch({ type: "sort", key: sort.dataset.sort });
@@ -350,17 +409,38 @@ class Editor {
     const state = this.state;
     const files = state.files;
     setText(parts.status, S.filesStatus(state, this.text));
-    const busy = S.filesBusy(state);
-    if (parts.progress.hidden === busy) parts.progress.hidden = !busy;
+    const progress = S.filesProgress(state, this.text);
+    const running = parts.running ?? parts.progress;
+    if (running.hidden === (progress !== null)) running.hidden = progress === null;
+    if (progress) {
+      // No value while the worker has not reported yet: an indeterminate bar, not a false 0%. (The bar's
+      // maximum is its default, 1; the text beside it gives the percentage.)
+      const value = progress.fraction === null ? null : String(Math.round(progress.fraction * 1000) / 1000);
+      if (value === null) parts.progress.removeAttribute("value");
+      else if (parts.progress.getAttribute("value") !== value) parts.progress.setAttribute("value", value);
+      if (parts.progressText) setText(parts.progressText, progress.text);
+      const phase = state.files.progress?.phase ?? "";
+      if (running.dataset.phase !== phase) running.dataset.phase = phase; // for bench/editor.py's phase times
+      if (parts.progress.getAttribute("aria-valuetext") !== progress.text) parts.progress.setAttribute("aria-valuetext", progress.text);
+    }
+    if (parts.cancel) setText(parts.cancel, this.text.files_cancel);
+    if (parts.rerun) {
+      const offer = S.offerRerun(state);
+      if (parts.rerun.hidden === offer) parts.rerun.hidden = !offer;
+      setText(parts.rerun, this.text.files_rerun);
+    }
     parts.actions.hidden = !(files.report && files.report.version === files.version);
     const summary = S.filesSummary(state, this.text).join("\n");
     setText(parts.summary, summary);
-    if (files.report === parts.painted.report && files.sort === parts.painted.sort && files.selected === parts.painted.selected) return;
-    parts.painted = { report: files.report, sort: files.sort, selected: files.selected };
-    const rows = S.sortedClips(state, ROWS_SHOWN);
+    const painted = parts.painted;
+    if (files.report === painted.report && files.sort === painted.sort && files.selected === painted.selected && files.page === painted.page) {
+      return;
+    }
+    parts.painted = { report: files.report, sort: files.sort, selected: files.selected, page: files.page };
+    const page = S.clipPage(state);
     parts.table.replaceChildren();
-    if (!rows.length) return;
-    parts.table.append(clipTable(rows, files, this.text));
+    if (!page.rows.length) return;
+    parts.table.append(clipTable(page, files, this.text));
   }
 
   link() {
@@ -433,6 +513,7 @@ class Editor {
         this.queued.push({ type: "draw-failed", message: error.message });
         return;
       }
+      const alignmentDrawn = this.painted.drawn?.id !== state.drawn.id;
       this.painted.drawn = state.drawn;
       this.painted.rendered += 1;
       if (this.painted.rendered === 1) {
@@ -440,18 +521,18 @@ class Editor {
         performance.mark("cvb:first-live-render");
       }
       this.finishPaint();
-      root.dispatchEvent(
-        new CustomEvent("cvb:rendered", {
-          detail: {
-            reference: state.drawn.reference,
-            hypothesis: state.drawn.hypothesis,
-            drawing: state.drawn.drawing,
-            view: state.drawn.view,
-            ...(state.drawn.timing ?? {}),
-            drawMs: performance.now() - started,
-          },
-        }),
-      );
+      const detail = {
+        reference: state.drawn.reference,
+        hypothesis: state.drawn.hypothesis,
+        drawing: state.drawn.drawing,
+        view: state.drawn.view,
+        ...(state.drawn.timing ?? {}),
+        drawMs: performance.now() - started,
+      };
+      // cvb:drawn: the alignment and the summary of these texts are on the page (what a keystroke changes);
+      // cvb:rendered: the whole drawing is, details included.
+      if (alignmentDrawn) root.dispatchEvent(new CustomEvent("cvb:drawn", { detail }));
+      if (!S.detailsPending(state)) root.dispatchEvent(new CustomEvent("cvb:rendered", { detail }));
       return;
     }
     this.finishPaint();
@@ -468,10 +549,15 @@ class Editor {
         const shown = "cvbReset" in button.dataset ? edited : drawn;
         if (button.hidden === shown) button.hidden = !shown;
       }
+      // The download carries the whole figures, which come with the details a moment after typing stops.
+      const download = this.keep.querySelector("[data-cvb-download]");
+      const wait = S.detailsPending(this.state);
+      if (download && download.disabled !== wait) download.disabled = wait;
     }
     this.keepFragment();
     const state = this.state;
     this.view.classList.toggle("cvb-editor__drawing--stale", S.stale(state));
+    this.view.classList.toggle("cvb-editor__drawing--details-pending", S.detailsPending(state));
     setText(this.status, S.statusText(state, this.text));
     setText(this.live, S.liveText(state, this.text));
   }
@@ -506,7 +592,7 @@ class Editor {
       if (fresh.length) paragraph.insertBefore(inertFragment(fresh.join("")), children[head] ?? null);
     }
     this.painted.runs = after;
-    if (view.details !== this.painted.details) {
+    if (view.details !== undefined && view.details !== this.painted.details) {
       while (paragraph.nextSibling) paragraph.nextSibling.remove();
       paragraph.after(inertFragment(view.details));
       this.painted.details = view.details;
@@ -525,19 +611,19 @@ function download(text, name, where) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-// Enough rows to find the worst clips; the whole table is in the download.
-const ROWS_SHOWN = 500;
+// Column keys and their headings: a string's name in the editor's strings, or the technical token itself.
 const COLUMNS = [
-  ["id", "Clip"],
+  ["id", "column_clip"],
   ["cer", "CER"],
   ["mer", "MER"],
   ["S", "S"],
   ["D", "D"],
   ["I", "I"],
   ["N", "N"],
-  ["simplified_errors", "Simplified cost"],
-  ["fold_changes", "Fold changes"],
+  ["simplified_errors", "column_simplified_errors"],
+  ["fold_changes", "column_fold_changes"],
 ];
+const heading = (name, text) => text[name] ?? name;
 
 function cell(tag, text, attributes = {}) {
   const element = document.createElement(tag);
@@ -546,18 +632,18 @@ function cell(tag, text, attributes = {}) {
   return element;
 }
 
-function clipTable(rows, files, text) {
+function clipTable({ rows, page, pages, first, last, clips }, files, text) {
   const table = document.createElement("table");
   table.className = "cvb-files__table";
-  const total = files.report.data.clips.length;
-  const label = COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key;
-  table.append(cell("caption", S.fill(text.filesRows, { shown: rows.length, clips: total, key: label })));
+  const label = heading(COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key, text);
+  const count = (n) => new Intl.NumberFormat("en").format(n);
+  table.append(cell("caption", S.fill(text.files_rows, { first: count(first), last: count(last), clips: count(clips), key: label })));
   const head = document.createElement("tr");
   for (const [key, name] of COLUMNS) {
     const th = cell("th", "", { scope: "col" });
     const sorted = files.sort.key === key;
     if (sorted) th.setAttribute("aria-sort", files.sort.descending ? "descending" : "ascending");
-    th.append(cell("button", name + (sorted ? (files.sort.descending ? " ↓" : " ↑") : ""), { type: "button", "data-sort": key }));
+    th.append(cell("button", heading(name, text) + (sorted ? (files.sort.descending ? " ↓" : " ↑") : ""), { type: "button", "data-sort": key }));
     head.append(th);
   }
   table.append(document.createElement("thead"));
@@ -585,7 +671,19 @@ function clipTable(rows, files, text) {
     body.append(tr);
   }
   table.append(body);
-  return table;
+  if (pages < 2) return table;
+  // One page of rows at a time; the buttons sit below the table and keep their place from page to page.
+  const nav = document.createElement("p");
+  nav.className = "cvb-files__pages";
+  const turn = (label, to) => {
+    const button = cell("button", label, { type: "button", "data-page": String(to) });
+    button.disabled = to < 0 || to >= pages;
+    return button;
+  };
+  nav.append(turn(text.files_previous, page - 1), " ", turn(text.files_next, page + 1));
+  const wrapper = document.createDocumentFragment();
+  wrapper.append(table, nav);
+  return wrapper;
 }
 
 function setText(element, text) {

@@ -5,45 +5,59 @@
 
 export const Engine = Object.freeze({ IDLE: "idle", LOADING: "loading", READY: "ready", FAILED: "failed" });
 
-// Every sentence the editor writes, in one table. A page may replace any of them with a JSON object in the
-// editor's `data-cvb-strings` attribute (the site's config, e.g. for the Traditional Chinese edition);
-// `{name}` is filled from the values given where the string is used.
+// Every sentence the editor writes, in one table. The site's pages replace all of them with the JSON object in
+// the editor's `data-cvb-strings` attribute, from platform_config/glossary.yaml (`interface`, in the page's
+// language; tests/web/test_editor_strings.py keeps the keys the same), so this English is only the fallback
+// of a page built without the config. `{name}` is filled from the values given where the string is used.
 export const STRINGS = Object.freeze({
   idle: "The figures below were computed when this page was built. Python loads when you use the editor.",
-  idleSaveData:
+  idle_save_data:
     "The figures below were computed when this page was built. Your browser asks to save data, so the " +
     "scorer loads only when you press the button.",
   load: "Load the scorer",
   starting: "Starting the scorer…",
   failed: "The editor could not start: {error} The figures below are the ones computed at build time.",
   ready: "Scored in your browser by the wheel named below; nothing you type leaves this page.",
-  readyCompact: "Scored in your browser by the site's own scorer; nothing you type leaves this page.",
-  overLimit:
+  ready_compact: "Scored in your browser by the site's own scorer; nothing you type leaves this page.",
+  over_limit:
     "The {name} is {length} characters; the editor scores up to {max}, so it has stopped redrawing. " +
     "Shorten it to see the alignment again, or score long files with cvb-score.",
   reference: "reference",
   hypothesis: "hypothesis",
-  requestFailed: "The scorer could not score this text: {error}",
-  drawFailed: "The editor could not draw this answer: {error}",
-  signatureMismatch:
+  request_failed: "The scorer could not score this text: {error}",
+  draw_failed: "The editor could not draw this answer: {error}",
+  worker_failed: "The scorer's worker stopped with an error.",
+  signature_mismatch:
     "This browser's scorer reports signature {got}, but the page was built with {want}: reload the page " +
     "to get matching files.",
   summary: "CER {cer}, MER {mer}: {S} substituted, {D} deleted, {I} inserted, of {N} reference characters.",
-  summaryOverLimit: "No figures: the text is longer than the editor scores.",
-  filesChooseBoth: "Choose, drop or paste (here, with the section focused) a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
-  filesChooseOther: "Now choose the {side} JSONL.",
-  filesWaiting: "The files are read as soon as the scorer has loaded.",
-  filesScoring: "Scoring {reference} against {hypothesis} in your browser…",
-  filesScored: "Scored {clips} clips of {reference} against {hypothesis} in your browser; nothing left this page.",
-  filesFailed: "{error}",
-  filesCorpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
-  filesCoverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
-  filesRows: "Showing {shown} of {clips} clips, sorted by {key}; the download has them all.",
-  resultText:
+  summary_over_limit: "No figures: the text is longer than the editor scores.",
+  files_choose_both: "Choose, drop or paste (here, with the section focused) a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
+  files_choose_other: "Now choose the {side} JSONL.",
+  files_waiting: "The files are read as soon as the scorer has loaded.",
+  files_scoring: "Scoring {reference} against {hypothesis} in your browser…",
+  files_scored: "Scored {clips} clips of {reference} against {hypothesis} in your browser; nothing left this page.",
+  files_failed: "{error}",
+  files_cancelled: "Stopped before the end; nothing was scored. Press “Score again” to run these files again.",
+  files_cancel: "Cancel",
+  files_rerun: "Score again",
+  files_progress_starting: "Starting…",
+  files_progress_clips: "{percent}: read {done} of {total} clips",
+  files_progress_bootstrap: "{percent}: confidence interval, {done} of {total} resamples",
+  files_progress_report: "{percent}: writing the report, {done} of {total} clips",
+  files_corpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
+  files_coverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
+  files_rows: "Clips {first} to {last} of {clips}, sorted by {key}; the download has them all.",
+  files_previous: "Previous page",
+  files_next: "Next page",
+  column_clip: "Clip",
+  column_simplified_errors: "Simplified cost",
+  column_fold_changes: "Fold changes",
+  result_text:
     "{summary}\nReference: {reference}\nHypothesis: {hypothesis}\nScoring signature: {signature}\nLink: {link}",
-  verifiedPlain: "(not re-checked: this page is not on https)",
-  verifiedSame: "(checked in this browser)",
-  verifiedDiffers: "(differs from the build)",
+  verified_plain: "(not re-checked: this page is not on https)",
+  verified_same: "(checked in this browser)",
+  verified_differs: "(differs from the build)",
 });
 
 export function strings(overrides) {
@@ -105,11 +119,18 @@ const FILES = Object.freeze({
   version: 0,
   sentVersion: 0,
   job: null, // {id, version}
+  progress: null, // {phase, done, total} the job in the worker last reported
+  cancelled: null, // the version whose job the reader stopped
   report: null, // {version, json, data}
   error: null, // {version, message}
   sort: Object.freeze({ key: "cer", descending: true }),
   selected: null, // the clip id drawn in the editor
+  page: 0, // which page of the sorted table is shown (ROWS_PER_PAGE rows each)
 });
+
+// A page of the per-clip table: a 16,000-clip file is read a page at a time, so the page never builds (and
+// lays out) a table of every clip; the download has them all.
+export const ROWS_PER_PAGE = 200;
 
 export const SORT_KEYS = Object.freeze(["id", "cer", "mer", "S", "D", "I", "N", "simplified_errors", "fold_changes"]);
 
@@ -176,6 +197,7 @@ export function next(state, event) {
         inFlight: null,
         failure: null,
         drawn: {
+          id: asked.id,
           version: asked.version,
           reference: asked.reference,
           hypothesis: asked.hypothesis,
@@ -183,6 +205,14 @@ export function next(state, event) {
           view: event.view,
           timing: event.timing ?? null,
         },
+      });
+    }
+    case "answer-details": {
+      // The second part of the drawing on the page (details and the whole figures); any other is moot.
+      const drawn = state.drawn;
+      if (drawn?.id !== event.id || drawn.view.details !== undefined) return state;
+      return with_(state, {
+        drawn: { ...drawn, view: { ...drawn.view, details: event.details, figures: event.figures } },
       });
     }
     case "answer-failed": {
@@ -205,22 +235,65 @@ export function next(state, event) {
       });
     }
     case "files-sent":
-      return withFiles(state, { job: { id: event.id, version: event.version }, sentVersion: event.version });
+      // Ids are never reused, so nothing a stopped job's worker said can be taken for a later job's.
+      return withFiles(with_(state, { nextId: Math.max(state.nextId, event.id + 1) }), {
+        job: { id: event.id, version: event.version },
+        sentVersion: event.version,
+        progress: null,
+        cancelled: null,
+      });
+    case "files-progress": {
+      // Only the running job's progress counts: a message still in flight when the job was stopped is dropped.
+      if (state.files.job?.id !== event.id || !PHASES.includes(event.phase)) return state;
+      return withFiles(state, {
+        progress: Object.freeze({ phase: event.phase, done: Number(event.done) || 0, total: Number(event.total) || 0 }),
+      });
+    }
+    case "files-cancel": {
+      const job = state.files.job;
+      if (job === null) return state; // nothing runs: a cancel after the answer changes nothing
+      return withFiles(state, { job: null, progress: null, cancelled: job.version });
+    }
+    case "files-rerun": {
+      const f = state.files;
+      if (f.job !== null || !f.reference || !f.hypothesis) return state;
+      return withFiles(state, { version: f.version + 1, cancelled: null });
+    }
+    case "engine-restart": {
+      // The worker was stopped (to cancel a file job) and a new one is starting: whatever it held is gone.
+      // The texts stay; the one in the boxes is sent again once the new worker is ready, and a file job of
+      // this editor that nobody cancelled is run again.
+      const killed = state.files.job !== null;
+      const restarted = with_(state, { engine: Engine.LOADING, stage: "", inFlight: null, sentVersion: 0 });
+      return killed ? withFiles(restarted, { job: null, progress: null, sentVersion: 0 }) : restarted;
+    }
     case "files-answer":
     case "files-failed": {
       const job = state.files.job;
       if (job?.id !== event.id) return state;
       if (job.version !== state.files.version) return withFiles(state, { job: null });
       return event.type === "files-answer"
-        ? withFiles(state, { job: null, error: null, report: { version: job.version, json: event.json, data: event.data } })
-        : withFiles(state, { job: null, report: null, error: { version: job.version, message: event.message } });
+        ? withFiles(state, {
+            job: null,
+            progress: null,
+            error: null,
+            report: { version: job.version, json: event.json, data: event.data },
+            page: 0,
+          })
+        : withFiles(state, { job: null, progress: null, report: null, error: { version: job.version, message: event.message } });
     }
     case "sort": {
       if (!SORT_KEYS.includes(event.key)) return state;
       const { key, descending } = state.files.sort;
       return withFiles(state, {
         sort: Object.freeze({ key: event.key, descending: key === event.key ? !descending : event.key !== "id" }),
+        page: 0,
       });
+    }
+    case "files-page": {
+      const pages = clipPages(state);
+      const page = Math.min(Math.max(0, Math.trunc(Number(event.page) || 0)), Math.max(0, pages - 1));
+      return page === state.files.page ? state : withFiles(state, { page });
     }
     case "select":
       return withFiles(state, { selected: event.clip });
@@ -241,17 +314,52 @@ export function filesBusy(state) {
   return state.files.job !== null;
 }
 
+// The phases a file job reports, in order, and the share of the whole run each takes (measured on a
+// 16,000-clip file: the bootstrap's resampling dominates), so one bar can run from 0 to 100 once.
+export const PHASES = Object.freeze(["clips", "bootstrap", "report"]);
+const PHASE_SHARE = Object.freeze({ clips: [0, 0.2], bootstrap: [0.2, 0.85], report: [0.85, 1] });
+const PHASE_TEXT = Object.freeze({
+  clips: "files_progress_clips",
+  bootstrap: "files_progress_bootstrap",
+  report: "files_progress_report",
+});
+
+/** The running job's progress: {fraction (0..1, or null before the first report), text}, or null when idle. */
+export function filesProgress(state, text = STRINGS) {
+  if (!filesBusy(state)) return null;
+  const p = state.files.progress;
+  if (!p) return { fraction: null, text: text.files_progress_starting };
+  const [from, to] = PHASE_SHARE[p.phase];
+  const within = p.total > 0 ? Math.min(1, Math.max(0, p.done / p.total)) : 0;
+  const fraction = from + (to - from) * within;
+  return {
+    fraction,
+    text: fill(text[PHASE_TEXT[p.phase]], {
+      percent: `${Math.floor(fraction * 100)}%`,
+      done: numberFormat.format(p.done),
+      total: numberFormat.format(p.total),
+    }),
+  };
+}
+
+/** Whether "Score again" is offered: both files chosen, nothing running, and the last job was stopped. */
+export function offerRerun(state) {
+  const f = state.files;
+  return f.job === null && f.cancelled !== null && f.cancelled === f.version && Boolean(f.reference && f.hypothesis);
+}
+
 export function filesStatus(state, text = STRINGS) {
   const f = state.files;
-  if (!f.reference && !f.hypothesis) return text.filesChooseBoth;
-  if (!f.reference || !f.hypothesis) return fill(text.filesChooseOther, { side: text[f.reference ? "hypothesis" : "reference"] });
+  if (!f.reference && !f.hypothesis) return text.files_choose_both;
+  if (!f.reference || !f.hypothesis) return fill(text.files_choose_other, { side: text[f.reference ? "hypothesis" : "reference"] });
   const names = { reference: f.reference.name, hypothesis: f.hypothesis.name };
-  if (f.error?.version === f.version) return fill(text.filesFailed, { error: f.error.message });
+  if (f.error?.version === f.version) return fill(text.files_failed, { error: f.error.message });
+  if (f.cancelled === f.version && f.job === null) return text.files_cancelled;
   if (f.report?.version === f.version) {
-    return fill(text.filesScored, { ...names, clips: numberFormat.format(f.report.data.clips.length) });
+    return fill(text.files_scored, { ...names, clips: numberFormat.format(f.report.data.clips.length) });
   }
-  if (state.engine !== Engine.READY) return state.engine === Engine.FAILED ? fill(text.failed, { error: state.engineError }) : text.filesWaiting;
-  return fill(text.filesScoring, names);
+  if (state.engine !== Engine.READY) return state.engine === Engine.FAILED ? fill(text.failed, { error: state.engineError || text.worker_failed }) : text.files_waiting;
+  return fill(text.files_scoring, names);
 }
 
 /** The report's headline sentences: corpus rates with their interval, and coverage. */
@@ -262,7 +370,7 @@ export function filesSummary(state, text = STRINGS) {
   const level = d.interval?.level ?? 0;
   const ci = d[`ci${Math.round(level * 100)}`] ?? { cer: [null, null], mer: [null, null] };
   const lines = [
-    fill(text.filesCorpus, {
+    fill(text.files_corpus, {
       cer: percent(d.cer),
       mer: percent(d.mer),
       level: `${Math.round(level * 100)}%`,
@@ -271,7 +379,7 @@ export function filesSummary(state, text = STRINGS) {
       merLow: percent(ci.mer[0]),
       merHigh: percent(ci.mer[1]),
     }),
-    fill(text.filesCoverage, {
+    fill(text.files_coverage, {
       covered: numberFormat.format(d.coverage.with_hypothesis),
       clips: numberFormat.format(d.coverage.clips),
       missing: numberFormat.format(d.coverage.missing.length),
@@ -303,6 +411,23 @@ export function sortedClips(state, limit = Number.POSITIVE_INFINITY) {
   return rows.slice(0, limit).map((row) => row.clip);
 }
 
+function clipPages(state) {
+  const report = state.files.report;
+  if (!report || report.version !== state.files.version) return 0;
+  return Math.ceil(report.data.clips.length / ROWS_PER_PAGE);
+}
+
+/** The page of the sorted table shown: its rows, which page of how many, and the clips' numbers (from 1). */
+export function clipPage(state) {
+  const pages = clipPages(state);
+  if (!pages) return { rows: [], page: 0, pages: 0, first: 0, last: 0, clips: 0 };
+  const page = Math.min(state.files.page, pages - 1);
+  const all = sortedClips(state);
+  const rows = all.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE);
+  const first = page * ROWS_PER_PAGE + 1;
+  return { rows, page, pages, first, last: first + rows.length - 1, clips: all.length };
+}
+
 /** Which boxes are longer than the editor scores: [[name, length], ...], empty when both fit. */
 export function overLimit(state) {
   return [
@@ -328,6 +453,11 @@ export function request(state) {
   };
 }
 
+/** Whether the drawing on the page waits for its details (they come once typing pauses). */
+export function detailsPending(state) {
+  return state.drawn !== null && state.drawn.view.details === undefined;
+}
+
 /** Whether the drawing on the page is not the drawing of the texts in the boxes, as far as anyone knows. */
 export function stale(state) {
   if (overLimit(state).length) return true;
@@ -345,7 +475,7 @@ export function statusText(state, text = STRINGS) {
   if (over.length) {
     return over
       .map(([name, length]) =>
-        fill(text.overLimit, {
+        fill(text.over_limit, {
           name: text[name],
           length: numberFormat.format(length),
           max: numberFormat.format(state.maxChars),
@@ -355,29 +485,29 @@ export function statusText(state, text = STRINGS) {
   }
   switch (state.engine) {
     case Engine.IDLE:
-      return state.saveData ? text.idleSaveData : text.idle;
+      return state.saveData ? text.idle_save_data : text.idle;
     case Engine.LOADING:
       return state.stage || text.starting;
     case Engine.FAILED:
-      return fill(text.failed, { error: state.engineError });
+      return fill(text.failed, { error: state.engineError || text.worker_failed });
     default:
       break;
   }
   if (failed(state)) {
-    return fill(state.failure.kind === "draw" ? text.drawFailed : text.requestFailed, {
+    return fill(state.failure.kind === "draw" ? text.draw_failed : text.request_failed, {
       error: state.failure.message,
     });
   }
   const got = state.drawn?.view?.signature;
   if (got !== undefined && got !== state.builtSignature) {
-    return fill(text.signatureMismatch, { got, want: state.builtSignature });
+    return fill(text.signature_mismatch, { got, want: state.builtSignature });
   }
-  return state.compact ? text.readyCompact : text.ready;
+  return state.compact ? text.ready_compact : text.ready;
 }
 
 /** The live (announced) summary line: the figures of the drawing shown, never of a text no longer there. */
 export function liveText(state, text = STRINGS) {
-  if (overLimit(state).length) return text.summaryOverLimit;
+  if (overLimit(state).length) return text.summary_over_limit;
   const figures = state.drawn?.view?.figures;
   if (!figures) return "";
   const c = figures.counts?.cer ?? {};
@@ -393,8 +523,8 @@ export function liveText(state, text = STRINGS) {
 
 export function verifiedText(state, text = STRINGS) {
   if (state.engine !== Engine.READY) return "";
-  if (!state.verified) return text.verifiedPlain;
-  return state.sha256 === state.builtSha256 ? text.verifiedSame : text.verifiedDiffers;
+  if (!state.verified) return text.verified_plain;
+  return state.sha256 === state.builtSha256 ? text.verified_same : text.verified_differs;
 }
 
 // The permalink: the two texts and the drawing, in the URL's fragment, which browsers never send to a server.
@@ -436,7 +566,7 @@ export function fragmentFor(state) {
 /** The result as text, to copy: the figures of the drawing shown, its texts, the signature and the link. */
 export function resultText(state, link, text = STRINGS) {
   if (!state.drawn) return "";
-  return fill(text.resultText, {
+  return fill(text.result_text, {
     summary: liveText(state, text),
     reference: state.drawn.reference,
     hypothesis: state.drawn.hypothesis,

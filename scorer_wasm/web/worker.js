@@ -7,8 +7,10 @@
 //               {type: "score-files", id, reference: {name, bytes}, hypothesis: {name, bytes}}
 //               {type: "files-text", id}   {type: "clip", id, clip}
 // Messages out: {type: "progress", stage, text}
+//               {type: "files-progress", id, phase: "clips" | "bootstrap" | "report", done, total}
 //               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
 //               {type: "result", id, json, ms, started, finished}
+//               {type: "details", id, json | error} (a render's second part; see DETAILS_AFTER_MS)
 //               {type: "error", id?, message}
 
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
@@ -137,6 +139,21 @@ from cvb_scorer.view import render_view as _cvb_render_view
 
 def _cvb_render(reference, hypothesis, mer=False):
     return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
+
+_cvb_parts = None
+
+def _cvb_render_first(reference, hypothesis, mer=False):
+    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses.
+    global _cvb_parts
+    from cvb_scorer.view import render_editor_parts
+
+    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
+    return _cvb_parts.first
+
+def _cvb_render_rest():
+    global _cvb_parts
+    parts, _cvb_parts = _cvb_parts, None
+    return parts.rest()
 `);
   // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
   // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
@@ -175,9 +192,79 @@ def _cvb_cli(*options):
     return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
 
 
-def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes):
+def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None):
     _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
-    return _cvb_cli("--json")
+    with _cvb_progress(report):
+        return _cvb_cli("--json")
+
+
+@_cvb_contextlib.contextmanager
+def _cvb_progress(report):
+    # Progress for the page's bar, observed without changing what runs: the CLI's own scoring functions are
+    # wrapped for the length of one job so that they count as they go (clips read, the bootstrap's random
+    # lanes drawn, clips written to the report). \`report(phase, done, total)\` is called only when the whole
+    # percent changes, so a 16,000-clip run sends a few hundred messages, not one per clip. If the scorer
+    # ever renames what is wrapped here, the run still gives the same bytes, only without a moving bar.
+    from cvb_scorer import report as _report, stats as _stats
+
+    if report is None or not all(hasattr(m, n) for m, n in ((_report, "score_corpus"), (_report, "_clip_dict"), (_stats, "_lanes"), (_stats, "resample_sums"), (_stats, "lane_bits"))):
+        yield
+        return
+    saved = (_report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums)
+    last = [None]
+
+    def tell(phase, done, total):
+        step = (phase, done * 100 // total if total else 0)
+        if step != last[0]:
+            last[0] = step
+            report(phase, done, total)
+
+    def score_corpus(pairs, *args, **kwargs):
+        pairs = list(pairs)
+        total = len(pairs)
+
+        def counted():
+            for done, pair in enumerate(pairs, 1):
+                tell("clips", done, total)
+                yield pair
+
+        return saved[0](counted(), *args, **kwargs)
+
+    written = [0, 0]
+
+    def clip_dict(clip):
+        written[0] += 1
+        tell("report", written[0], written[1])
+        return saved[1](clip)
+
+    def report_dict(report_):
+        written[:] = [0, len(report_.corpus.clips)]
+        return saved_report_dict(report_)
+
+    drawn = {"bits": 0, "per_resample": 1, "resamples": 0, "chunks": 0}
+    chunk_bits = getattr(_stats, "_CHUNK_BITS", 0)
+
+    def lanes(seed, bits):
+        for chunk in saved[2](seed, bits):
+            drawn["chunks"] += 1
+            if chunk_bits and drawn["resamples"]:
+                # Lanes drawn so far, in resamples' worth (a few lanes are rejected, so this runs a little ahead).
+                done = min(drawn["resamples"], drawn["chunks"] * (chunk_bits // bits) // drawn["per_resample"])
+                tell("bootstrap", done, drawn["resamples"])
+            yield chunk
+
+    def resample_sums(values, *, resamples, seed):
+        drawn.update(per_resample=max(1, len(values)), resamples=resamples, chunks=0)
+        return saved[3](values, resamples=resamples, seed=seed)
+
+    saved_report_dict = _report.report_dict
+    _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = score_corpus, clip_dict, lanes, resample_sums
+    _report.report_dict = report_dict
+    try:
+        yield
+    finally:
+        _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = saved
+        _report.report_dict = saved_report_dict
 
 
 def _cvb_files_text():
@@ -197,13 +284,15 @@ def _cvb_clip(clip_id):
     return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
 `);
   const render = pyodide.globals.get("_cvb_render");
+  const renderFirst = pyodide.globals.get("_cvb_render_first");
+  const renderRest = pyodide.globals.get("_cvb_render_rest");
   const files = {
     score: pyodide.globals.get("_cvb_score_files"),
     text: pyodide.globals.get("_cvb_files_text"),
     clip: pyodide.globals.get("_cvb_clip"),
   };
   const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
-  return { render, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return { render, renderFirst, renderRest, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
@@ -239,6 +328,20 @@ ready.then(
   (error) => postMessage({ type: "error", message: lastLine(error) }),
 );
 
+// A keystroke's details (legend, class table, Simplified cost: most of its Python time on a long text) are
+// computed once no newer keystroke has come for this long, so a typist's redraws never wait behind them.
+const DETAILS_AFTER_MS = 120;
+let detailsTimer = 0;
+
+function sendDetails(engine, id) {
+  try {
+    postMessage({ type: "details", id, json: engine.renderRest() });
+  } catch (error) {
+    console.error(error);
+    postMessage({ type: "details", id, error: lastLine(error) });
+  }
+}
+
 // One answer per request, by id: {type: "result", id, json, ...} or {type: "error", id, message}.
 function answer(id, work) {
   const t0 = performance.now();
@@ -267,17 +370,22 @@ onmessage = async (event) => {
   }
   const { type, id } = message;
   if (type === "render") {
-    if (answer(id, () => engine.render(String(message.reference), String(message.hypothesis), message.mer === true))) {
+    clearTimeout(detailsTimer);
+    const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true);
+    if (answer(id, first)) {
+      detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
       warmAfterFirstAnswer(engine);
     }
   } else if (type === "score-files") {
     const { reference, hypothesis } = message;
+    const report = (phase, done, total) => postMessage({ type: "files-progress", id, phase, done, total });
     answer(id, () =>
       engine.files.score(
         reference.name,
         new Uint8Array(reference.bytes),
         hypothesis.name,
         new Uint8Array(hypothesis.bytes),
+        report,
       ),
     );
   } else if (type === "files-text") {

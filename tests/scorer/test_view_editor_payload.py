@@ -6,7 +6,9 @@ import json
 from html.parser import HTMLParser
 
 import pytest
-from cvb_scorer.view import render_view
+from cvb_scorer.view import render_editor_parts, render_view
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 PAIRS = [
     ("唔該埋單", "該唔埋單"),
@@ -15,6 +17,10 @@ PAIRS = [
     ("", ""),
     ("<b>&", "<i>'"),
 ]
+
+# Traditional and Simplified forms, numerals a rule reads, Latin words and punctuation: every path of the
+# Simplified cost and of the MER tokens.
+_ALPHABET = st.sampled_from(list("保單保单我想问問下份policy萬万三1200 ,.，。一千二百蚊OKok這个"))
 
 
 class _TopLevel(HTMLParser):
@@ -64,3 +70,28 @@ def test_editor_payload_carries_the_drawing_figures_and_signature_only() -> None
     assert sorted(payload) == ["alignment", "details", "figures", "signature"]
     assert payload["alignment"] == list(view.alignment)
     assert payload["figures"] == json.loads(view.to_json())["figures"]
+
+
+def _parts_merge_into_the_whole(reference: str, hypothesis: str, mer: bool) -> None:
+    parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
+    first, rest = json.loads(parts.first), json.loads(parts.rest())
+    whole = json.loads(render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json())
+    # The first part's figures are the summary's subset of the whole figures, which the second part carries.
+    assert first["figures"].items() <= whole["figures"].items()
+    assert {**first, **rest} == whole
+
+
+@pytest.mark.parametrize(("reference", "hypothesis"), PAIRS)
+@pytest.mark.parametrize("mer", [False, True])
+def test_the_two_part_keystroke_answer_merges_into_the_whole_payload(
+    reference: str, hypothesis: str, mer: bool
+) -> None:
+    _parts_merge_into_the_whole(reference, hypothesis, mer)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(_ALPHABET, max_size=30), st.text(_ALPHABET, max_size=30), st.booleans())
+def test_the_two_part_answer_merges_into_the_whole_on_generated_text(
+    reference: str, hypothesis: str, mer: bool
+) -> None:
+    _parts_merge_into_the_whole(reference, hypothesis, mer)

@@ -77,7 +77,7 @@ const CASES = [
     // Bug 1 of issue 12: the mismatch was written by draw() and overwritten by pump() at once.
     name: "a signature that differs from the page's is reported, and stays reported",
     events: [ready, { type: "answer", id: 1, view: view(0.5, "other") }, { type: "edit", reference: "保單保" }],
-    status: S.fill(S.STRINGS.signatureMismatch, { got: "other", want: BUILT }),
+    status: S.fill(S.STRINGS.signature_mismatch, { got: "other", want: BUILT }),
   },
   {
     // Bug 2 of issue 12: text typed while the request failed was not sent until the next keystroke.
@@ -100,7 +100,7 @@ const CASES = [
     name: "a failure for the text in the boxes is shown, the drawing marked stale, and not retried in a loop",
     events: [ready, { type: "answer-failed", id: 1, message: "ValueError: boom" }],
     sent: [["保單", "保单"]],
-    status: S.fill(S.STRINGS.requestFailed, { error: "ValueError: boom" }),
+    status: S.fill(S.STRINGS.request_failed, { error: "ValueError: boom" }),
     stale: true,
   },
   {
@@ -108,8 +108,8 @@ const CASES = [
     name: "over the limit, nothing is sent and the summary drops the old figures",
     events: [ready, { type: "answer", id: 1, view: view(0.5) }, { type: "edit", hypothesis: "x".repeat(11) }],
     sent: [["保單", "保单"]],
-    status: S.fill(S.STRINGS.overLimit, { name: "hypothesis", length: "11", max: "10" }),
-    live: S.STRINGS.summaryOverLimit,
+    status: S.fill(S.STRINGS.over_limit, { name: "hypothesis", length: "11", max: "10" }),
+    live: S.STRINGS.summary_over_limit,
     stale: true,
   },
   {
@@ -142,7 +142,7 @@ const CASES = [
   {
     name: "a drawing that fails is reported and marked stale",
     events: [ready, { type: "answer", id: 1, view: view(0.5) }, { type: "draw-failed", message: "no paragraph" }],
-    status: S.fill(S.STRINGS.drawFailed, { error: "no paragraph" }),
+    status: S.fill(S.STRINGS.draw_failed, { error: "no paragraph" }),
     stale: true,
   },
   {
@@ -165,7 +165,7 @@ for (const c of CASES) {
 
 test("with the data saver on, the idle editor says the scorer waits for the button", () => {
   const state = S.initial({ saveData: true });
-  assert.equal(S.statusText(state), S.STRINGS.idleSaveData);
+  assert.equal(S.statusText(state), S.STRINGS.idle_save_data);
   assert.ok(S.offerLoad(state));
   assert.ok(!S.offerLoad(S.next(state, { type: "start" })));
 });
@@ -261,4 +261,194 @@ test("reset brings back the page's sample and the character drawing", () => {
   assert.equal(state.hypothesis, "保单");
   assert.equal(state.drawing, "cer");
   assert.equal(sent.length, 2);
+});
+
+// File mode: progress and cancel. `runFiles` runs the shell's loop as editor.js does: whatever `request` and
+// `filesRequest` ask for is sent at once (the pair's answers are left unanswered; only the jobs are listed).
+function runFiles(events, state = base()) {
+  const jobs = [];
+  for (let event of events) {
+    if (typeof event === "function") event = event(jobs.at(-1).id); // an event about the newest job
+    state = S.next(state, event);
+    const ask = S.request(state);
+    if (ask) state = S.next(state, { type: "sent", ...ask });
+    const job = S.filesRequest(state);
+    if (job) {
+      jobs.push(job);
+      state = S.next(state, { type: "files-sent", id: job.id, version: job.version });
+    }
+  }
+  return { state, jobs };
+}
+const bytes = new Uint8Array([123, 125]).buffer;
+const twoFiles = [
+  ready,
+  { type: "file", side: "reference", name: "ref.jsonl", bytes },
+  { type: "file", side: "hypothesis", name: "hyp.jsonl", bytes },
+];
+const report = { clips: [{ id: "a", cer: 0, mer: 0, S: 0, D: 0, I: 0, N: 1, simplified_errors: 0, fold_changes: [] }] };
+const answer = (id) => ({ type: "files-answer", id, json: "{}", data: report });
+const answered = (id) => answer(id);
+const progressed = (phase, done, total) => (id) => ({ type: "files-progress", id, phase, done, total });
+const clean = (state) => {
+  assert.equal(state.files.job, null);
+  assert.equal(state.files.progress, null);
+  assert.equal(S.filesBusy(state), false);
+  assert.equal(S.filesProgress(state), null);
+};
+
+const FILE_CASES = [
+  {
+    name: "progress moves the bar through the phases, in order, and the answer ends it",
+    events: [...twoFiles, progressed("clips", 50, 100)],
+    check: ({ state, jobs }) => {
+      const id = jobs.at(-1).id;
+      const p = S.filesProgress(state);
+      assert.equal(p.fraction, 0.1);
+      assert.equal(p.text, S.fill(S.STRINGS.files_progress_clips, { percent: "10%", done: 50, total: 100 }));
+      const later = S.next(state, progressed("bootstrap", 5000, 10000)(id));
+      assert.ok(S.filesProgress(later).fraction > p.fraction);
+      const done = S.next(S.next(later, progressed("report", 1, 1)(id)), answered(id));
+      assert.equal(S.filesProgress(done), null);
+      assert.match(S.filesStatus(done), /^Scored 1 clips/);
+    },
+  },
+  {
+    name: "before the worker reports, the bar is indeterminate, not at a false 0%",
+    events: twoFiles,
+    check: ({ state, jobs }) => {
+      assert.equal(jobs.length, 1);
+      assert.deepEqual(S.filesProgress(state), { fraction: null, text: S.STRINGS.files_progress_starting });
+    },
+  },
+  {
+    name: "cancel during a run stops it, says so, keeps the texts, and offers to score again",
+    events: [
+      ...twoFiles,
+      { type: "edit", hypothesis: "保單保" },
+      progressed("bootstrap", 10, 100),
+      { type: "files-cancel" },
+      { type: "engine-restart" },
+    ],
+    check: ({ state, jobs }) => {
+      clean(state);
+      assert.equal(jobs.length, 1, "a cancelled job is not sent again by itself");
+      assert.equal(S.filesStatus(state), S.STRINGS.files_cancelled);
+      assert.equal(state.hypothesis, "保單保");
+      assert.equal(state.engine, S.Engine.LOADING);
+      assert.ok(S.offerRerun(state));
+    },
+  },
+  {
+    name: "after a cancel and the new worker's ready, the texts are drawn again and score-again runs the files",
+    events: [
+      ...twoFiles,
+      { type: "edit", hypothesis: "保單保" },
+      { type: "files-cancel" },
+      { type: "engine-restart" },
+      ready,
+      { type: "files-rerun" },
+      answered,
+    ],
+    check: ({ state, jobs }) => {
+      assert.equal(jobs.length, 2);
+      assert.equal(state.inFlight?.hypothesis, "保單保", "the pair's text was re-sent to the new worker");
+      assert.equal(S.offerRerun(state), false);
+      assert.match(S.filesStatus(state), /^Scored 1 clips/);
+    },
+  },
+  {
+    name: "cancel after the answer changes nothing",
+    events: [...twoFiles, answered, { type: "files-cancel" }],
+    check: ({ state }) => {
+      clean(state);
+      assert.equal(state.files.cancelled, null);
+      assert.match(S.filesStatus(state), /^Scored 1 clips/);
+      assert.equal(S.offerRerun(state), false);
+    },
+  },
+  {
+    name: "progress that arrives after a cancel is ignored",
+    events: [
+      ...twoFiles,
+      { type: "files-cancel" },
+      progressed("report", 9, 10),
+    ],
+    check: ({ state }) => {
+      clean(state);
+      assert.equal(S.filesStatus(state), S.STRINGS.files_cancelled);
+    },
+  },
+  {
+    name: "an error or an answer that arrives after a cancel is ignored",
+    events: [...twoFiles, { type: "files-cancel" }, (id) => ({ type: "files-failed", id, message: "late" }), answered],
+    check: ({ state }) => {
+      clean(state);
+      assert.equal(state.files.error, null);
+      assert.equal(state.files.report, null);
+      assert.equal(S.filesStatus(state), S.STRINGS.files_cancelled);
+    },
+  },
+  {
+    name: "a job nobody cancelled, killed by a restart, runs again on the new worker",
+    events: [...twoFiles, { type: "engine-restart" }, ready],
+    check: ({ jobs }) => assert.deepEqual(jobs.map((j) => j.version), [2, 2]),
+  },
+  {
+    name: "progress of an unknown phase or another job is ignored",
+    events: [
+      ...twoFiles,
+      progressed("elsewhere", 1, 2),
+      { type: "files-progress", id: 9, phase: "clips", done: 1, total: 2 },
+    ],
+    check: ({ state }) => assert.equal(state.files.progress, null),
+  },
+];
+
+for (const c of FILE_CASES) test(c.name, () => c.check(runFiles(c.events)));
+
+test("Chinese strings from the page replace every sentence of the state machine", () => {
+  const zh = Object.fromEntries(Object.keys(S.STRINGS).map((key) => [key, `中${key}`]));
+  const text = S.strings(zh);
+  const { state } = runFiles([...twoFiles, { type: "files-cancel" }]);
+  assert.equal(S.filesStatus(state, text), "中files_cancelled");
+  assert.equal(S.statusText(base(), text), "中idle");
+  const running = runFiles(twoFiles).state;
+  assert.equal(S.filesProgress(running, text).text, "中files_progress_starting");
+});
+
+test("a keystroke's answer is drawn at once, and its details join that drawing only", () => {
+  const quick = (cer) => ({ alignment: ["<span>x</span>"], figures: { cer, mer: cer, counts: { cer: { S: 1, D: 0, I: 0, N: 2 } } }, signature: BUILT });
+  let { state } = run([ready, { type: "answer", id: 1, view: quick(0.5) }]);
+  assert.ok(S.detailsPending(state));
+  assert.equal(S.liveText(state), "CER 50.00%, MER 50.00%: 1 substituted, 0 deleted, 0 inserted, of 2 reference characters.");
+  // Details of an older answer never join a newer drawing.
+  ({ state } = run([{ type: "edit", hypothesis: "x" }, { type: "answer", id: 2, view: quick(0.1) }], state));
+  const late = S.next(state, { type: "answer-details", id: 1, details: "<p>old</p>", figures: { cer: 0.5 } });
+  assert.equal(late, state);
+  const whole = S.next(state, { type: "answer-details", id: 2, details: "<p>d</p>", figures: { cer: 0.1, mer: 0.1, by_class: {} } });
+  assert.equal(S.detailsPending(whole), false);
+  assert.equal(whole.drawn.view.details, "<p>d</p>");
+  assert.deepEqual(whole.drawn.view.alignment, ["<span>x</span>"]);
+  assert.equal(whole.drawn.hypothesis, "x");
+  // A second copy of the same details changes nothing.
+  assert.equal(S.next(whole, { type: "answer-details", id: 2, details: "<p>e</p>", figures: {} }), whole);
+});
+
+test("a large report's table is read a page at a time; sorting goes back to the first page", () => {
+  const many = { clips: Array.from({ length: S.ROWS_PER_PAGE * 2 + 5 }, (_, i) => ({ id: `c${String(i).padStart(4, "0")}`, cer: i / 1000, mer: 0, S: 0, D: 0, I: 0, N: 1, simplified_errors: 0, fold_changes: [] })) };
+  let { state } = runFiles([...twoFiles, (id) => ({ type: "files-answer", id, json: "{}", data: many })]);
+  let page = S.clipPage(state);
+  assert.deepEqual([page.page, page.pages, page.first, page.last, page.rows.length], [0, 3, 1, S.ROWS_PER_PAGE, S.ROWS_PER_PAGE]);
+  assert.equal(page.rows[0].id, `c${String(S.ROWS_PER_PAGE * 2 + 4).padStart(4, "0")}`, "worst first");
+  state = S.next(state, { type: "files-page", page: 2 });
+  page = S.clipPage(state);
+  assert.deepEqual([page.first, page.last, page.rows.length], [S.ROWS_PER_PAGE * 2 + 1, S.ROWS_PER_PAGE * 2 + 5, 5]);
+  // Every clip is on exactly one page.
+  const seen = new Set();
+  for (let p = 0; p < page.pages; p += 1) for (const clip of S.clipPage(S.next(state, { type: "files-page", page: p })).rows) seen.add(clip.id);
+  assert.equal(seen.size, many.clips.length);
+  assert.equal(S.next(state, { type: "files-page", page: 99 }).files.page, 2, "past the end stays on the last page");
+  assert.equal(S.next(state, { type: "files-page", page: -3 }).files.page, 0);
+  assert.equal(S.next(state, { type: "sort", key: "id" }).files.page, 0);
 });

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import editor_site
@@ -531,3 +532,22 @@ def test_the_permalink_restores_the_texts_on_load_and_on_back_and_forward(
     root.locator("[data-cvb-reset]").click()
     assert root.locator("[data-cvb-hyp]").input_value() == sample["hypothesis"]
     page.wait_for_function("() => location.hash === ''")
+
+
+def test_the_downloaded_pair_carries_the_whole_figures_once_the_details_are_drawn(
+    site: editor_site.Site, page: Any
+) -> None:
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    reference = root.locator("[data-cvb-ref]").input_value()
+    # SET_AND_WAIT resolves on cvb:rendered, the whole drawing: the details (and with them the download) are in.
+    page.evaluate(SET_AND_WAIT, ["[data-cvb-hyp]", "呢份保单嘅premium系每个月1200"])
+    assert "details-pending" not in str(root.locator("[data-cvb-drawing]").get_attribute("class"))
+    with page.expect_download() as download:
+        root.locator("[data-cvb-download]").click()
+    got = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    want = json.loads(
+        editor_site.render_view()(reference=reference, hypothesis="呢份保单嘅premium系每个月1200").to_json()
+    )
+    assert got["figures"] == want["figures"]
+    assert got["signature"] == want["signature"]

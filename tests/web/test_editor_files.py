@@ -140,3 +140,64 @@ def test_pasted_jsonl_is_scored_as_files_not_as_text(
     with page.expect_download() as download:
         box.locator("[data-cvb-files-download]").click()
     assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+
+
+def test_cancel_stops_a_large_run_keeps_the_texts_and_score_again_gives_the_clis_bytes(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    from pairs import corpus_pairs
+
+    ref, hyp = write_pair(tmp_path, corpus_pairs(3_000), missing=5)
+    page.goto(site.url(site.editor_path))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    wait_live(page)
+    root.locator("[data-cvb-hyp]").fill(
+        "保單號碼"
+    )  # the single-pair editor's own text, kept through a cancel
+    box = choose(page, ref, hyp)
+    bar = box.locator("[data-cvb-files-progress]")
+    # The bar is labelled and moves: it shows a percentage once the worker has reported.
+    page.wait_for_function(
+        "(sel) => Number(document.querySelector(sel + ' [data-cvb-files-progress]').getAttribute('value')) > 0",
+        arg=FILES,
+        timeout=120_000,
+    )
+    assert box.locator("label:has([data-cvb-files-progress])").count() == 1
+    assert "%" in (bar.get_attribute("aria-valuetext") or "")
+    page.evaluate(
+        """() => {
+          window.cvbDrawnAfterCancel = [];
+          document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)')
+            .addEventListener('cvb:rendered', (e) => window.cvbDrawnAfterCancel.push(e.detail.hypothesis));
+        }"""
+    )
+    box.locator("[data-cvb-files-cancel]").click()
+    assert box.locator("[data-cvb-files-running]").is_hidden()
+    assert "Stopped before the end" in box.locator("[data-cvb-files-status]").inner_text()
+    assert box.locator("[data-cvb-files-actions]").is_hidden()
+    # A fresh worker comes up and the pair in the boxes is drawn again, unchanged.
+    page.wait_for_function(
+        "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)').dataset.cvbEngine === 'ready'",
+        timeout=120_000,
+    )
+    assert root.locator("[data-cvb-hyp]").input_value() == "保單號碼"
+    page.wait_for_function("() => window.cvbDrawnAfterCancel.includes('保單號碼')", timeout=120_000)
+    box.locator("[data-cvb-files-rerun]").click()
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=600_000)
+    assert box.locator("[data-cvb-files-rerun]").is_hidden()
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    want = cli(ref, hyp, "--json").stdout
+    assert Path(download.value.path()).read_bytes() == want
+    # The table is read a page at a time: the second page holds the next clips in the same order.
+    by_worst = [c["id"] for c in sorted(json.loads(want)["clips"], key=lambda c: -c["cer"])]
+    rows = box.locator("tbody tr")
+    page_size = rows.count()
+    assert 0 < page_size < len(by_worst)
+    assert [rows.nth(k).get_attribute("data-clip") for k in (0, page_size - 1)] == [
+        by_worst[0],
+        by_worst[page_size - 1],
+    ]
+    box.locator("[data-page]").last.click()
+    assert rows.first.get_attribute("data-clip") == by_worst[page_size]
+    assert f"{page_size + 1:,}" in box.locator("caption").inner_text()

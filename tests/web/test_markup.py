@@ -6,6 +6,9 @@ import editor_site
 import jinja2
 import pytest
 
+from generator.config.load import load_config
+from generator.pages.editions import interface_strings
+
 INPUTS = {
     "reference": "我想claim",
     "hypothesis": "我想clean",
@@ -15,6 +18,8 @@ INPUTS = {
     "wheel_name": "cvb_scorer-1.0.0-py3-none-any.whl",
     "asset_base": "../assets",
     "max_chars": 20000,
+    # Every label and message comes from the config; the template types none.
+    "ui": interface_strings(load_config(editor_site.ROOT / "platform_config"), "en"),
 }
 
 
@@ -44,9 +49,10 @@ def test_user_text_is_escaped_and_the_drawing_is_not() -> None:
 
 def test_boxes_are_labelled_and_read_only_until_the_script_mounts() -> None:
     html = render()
-    # Every box and every file chooser sits in its own label.
+    # Every box, every file chooser and the progress bar sits in its own label.
     assert html.count("<textarea") == 2 and html.count('type="file"') == 2
-    assert html.count("<label") == 4
+    assert html.count("<progress") == 1
+    assert html.count("<label") == 5
     assert html.count(" readonly") == 2
     assert 'aria-live="polite"' in html and 'role="status"' in html
     assert "data-cvb-editor" in html and ' id="' not in html
@@ -54,5 +60,6 @@ def test_boxes_are_labelled_and_read_only_until_the_script_mounts() -> None:
 
 def test_every_input_is_required() -> None:
     for name in INPUTS:
-        with pytest.raises(jinja2.UndefinedError):
+        # `ui` is first read by the tojson filter, which reports an undefined value as a TypeError.
+        with pytest.raises((jinja2.UndefinedError, TypeError) if name == "ui" else jinja2.UndefinedError):
             render(**{name: jinja2.StrictUndefined(name=name)})
