@@ -140,18 +140,9 @@ def editor_anchor(site: editor_site.Site) -> str:
     return f"#{ids[-1]}" if ids else ""
 
 
-def served_bytes(site: editor_site.Site, responses: list[tuple[str, int]]) -> int:
-    """Bodies of full (200) responses; revalidations answered 304 carry none."""
-    total = 0
-    for path, status in responses:
-        if status != 200:
-            continue
-        file = site.root / path.split("?")[0].split("#")[0].lstrip("/")
-        if file.is_dir():
-            file = file / "index.html"
-        if file.is_file():
-            total += file.stat().st_size
-    return total
+def served_bytes(responses: list[tuple[str, int, int]]) -> int:
+    """Body bytes as sent: a precompressed copy's size when one was sent; revalidations (304) carry none."""
+    return sum(sent for _, status, sent in responses if status == 200)
 
 
 FULL_EDITOR = "[data-cvb-editor]:not(.cvb-editor--compact)"
@@ -239,7 +230,7 @@ def one_run(
             context = playwright.chromium.launch_persistent_context(profile, **launch)
             site.requests.clear()
             timings = visit(context, url, interactive=interactive)
-            run[label] = served_bytes(site, list(site.requests))
+            run[label] = served_bytes(list(site.requests))
             if interactive:
                 run["intent_to_interactive_cold_ms"] = intent_to_interactive(timings)
                 page = context.pages[0]
@@ -335,7 +326,10 @@ def main() -> int:
             for key in runs[0]
         },
         "per_run": runs,
-        "bytes_note": "Response bodies as served (python http.server sends no compression).",
+        "bytes_note": (
+            "Response bodies as sent by `cvb serve`'s handler: the precompressed copy (br or gzip) when the "
+            "browser accepts one, else the file."
+        ),
     }
     if files is not None:
         result["file_mode_16000_clips"] = files
