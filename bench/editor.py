@@ -146,6 +146,8 @@ def served_bytes(responses: list[tuple[str, int, int]]) -> int:
 
 
 FULL_EDITOR = "[data-cvb-editor]:not(.cvb-editor--compact)"
+# Where the runtime lives (assets/runtime/ since it is content-addressed; assets/pyodide/ before).
+RUNTIME_PATHS = ("/assets/runtime/", "/assets/pyodide/")
 
 
 def wait_interactive(page: Any) -> None:
@@ -235,10 +237,16 @@ def one_run(
                 run["intent_to_interactive_cold_ms"] = intent_to_interactive(timings)
                 page = context.pages[0]
                 run["first_edit_after_ready_ms"] = round(page.evaluate(FIRST_EDIT), 1)
+                site.requests.clear()
                 page.reload(wait_until="load")
                 show_intent(page)
                 wait_interactive(page)
                 reload = dict(page.evaluate(READ_TIMINGS))
+                # Runtime files the reload asked the server for (a 304 counts: it is a round trip).
+                run["warm_reload_runtime_requests"] = sum(
+                    1 for path, _, _ in site.requests if path.startswith(RUNTIME_PATHS)
+                )
+                run["warm_reload_bytes"] = served_bytes(list(site.requests))
                 run["warm_reload_to_interactive_ms"] = round(reload["interactive_ms"], 1)
                 run["warm_reload_intent_to_interactive_ms"] = intent_to_interactive(reload)
                 context.close()

@@ -13,7 +13,9 @@
 //               {type: "result", id, json, ms, started, finished}
 //               {type: "error", id?, message}
 
-import { snapshotHeapBytes, withMemoryOf } from "./memory.mjs";
+// Imported dynamically, at once, so its request runs beside the manifest's instead of before any of this runs.
+const memoryModule = import("./memory.mjs");
+memoryModule.catch(() => {}); // without it Python boots the long way (startPython)
 
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
 
@@ -115,6 +117,7 @@ async function startPython(manifestPromise) {
   if (snapshot) {
     try {
       // The snapshot holds OpenCC's converter, built, in a heap bigger than Pyodide starts with (memory.mjs).
+      const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
       const heap = snapshot.then(snapshotHeapBytes, () => 0);
       const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }));
       return { pyodide, snapshot: true };
