@@ -41,7 +41,7 @@ from generator.precompress import precompress_tree
 from generator.render import environment, mark_as_tracked, render
 from generator.results.records import DrawSpec, ResultsFolderError, load_folder
 from generator.rules_export import scoring_rules_json
-from generator.runtime_assets import runtime_layout
+from generator.runtime_assets import LOCK_FILE, runtime_layout, trimmed_lock
 from starter_kit.connection_test.bundle import constants_source
 from starter_kit.kit import (
     CONNECTION_TEST_SECTION,
@@ -468,27 +468,30 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
         shutil.copy2(layout.editor_web / name, editor / name)
     # The pin that tools/fetch_pyodide.py verifies also names the files the site serves: one list, one place.
     pin = json.loads((layout.editor_web / "pyodide-pin.json").read_text(encoding="utf-8"))
-    pyodide_files = {}
+    contents: dict[str, bytes] = {}
     for name in pin["files"]:
         source = layout.pyodide / name
         if not source.is_file():
             raise FileNotFoundError(
                 f"Pyodide file {source} is missing; run `make pyodide` to fetch the pinned release."
             )
-        pyodide_files[name] = source
+        data = source.read_bytes()
+        contents[name] = trimmed_lock(data.decode("utf-8")) if name == LOCK_FILE else data
+    pyodide_names = list(contents)
     wheel = rendered.wheel
     assert wheel is not None
     installed = {p.name: p for p in sorted(layout.wheels.glob("*.whl"))}
-    singles = {**installed, snapshot.path.name: snapshot.path}
-    digests = {name: _sha256_file(path) for name, path in {**pyodide_files, **singles}.items()}
+    for name, path in {**installed, snapshot.path.name: snapshot.path}.items():
+        contents[name] = path.read_bytes()
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in contents.items()}
     runtime = runtime_layout(
-        pyodide={name: digests[name] for name in pyodide_files},
-        single={name: digests[name] for name in singles},
+        pyodide={name: digests[name] for name in pyodide_names},
+        single={name: digest for name, digest in digests.items() if name not in pyodide_names},
     )
-    for name, source in {**pyodide_files, **singles}.items():
+    for name, data in contents.items():
         destination = assets / runtime.path(name)
         destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, destination)
+        destination.write_bytes(data)
     # Beside the manifest, the scorer wheel also lies under its own name: the download the pages link to and
     # `cvb check` reads (written by the artefact list).
     wheels = assets / "wheels"
@@ -519,14 +522,6 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
         },
     }
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-
-
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def finish_html(site: Path) -> None:

@@ -13,6 +13,7 @@ Pure: bytes' digests in, addresses out. The build copies the files (generator/bu
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -48,3 +49,17 @@ def runtime_layout(*, pyodide: Mapping[str, str], single: Mapping[str, str]) -> 
     files = {name: together + name for name in pyodide}
     files.update({name: f"{RUNTIME}/{digest[:HASH_CHARS]}/{name}" for name, digest in single.items()})
     return RuntimeLayout(pyodide=together, files=files)
+
+
+LOCK_FILE = "pyodide-lock.json"
+
+
+def trimmed_lock(text: str) -> bytes:
+    """Pyodide's lock file with its package list emptied (119 KB to a few dozen bytes).
+
+    The list names the ~350 packages of Pyodide's own distribution, which loadPackage would fetch by name from
+    a CDN; the editor installs only its own wheels, by URL from this site, so it never looks a name up. The
+    ``info`` part (ABI version, platform, Python) is kept: Pyodide checks it against itself at start-up.
+    """
+    lock = json.loads(text)
+    return (json.dumps({"info": lock["info"], "packages": {}}, sort_keys=True) + "\n").encode()

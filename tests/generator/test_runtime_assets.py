@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
-from generator.runtime_assets import HASH_CHARS, RUNTIME, folder_hash, runtime_layout
+from generator.runtime_assets import HASH_CHARS, RUNTIME, folder_hash, runtime_layout, trimmed_lock
 
 
 def digest(text: str) -> str:
@@ -49,3 +50,11 @@ def test_the_folder_hash_ignores_order_but_not_names() -> None:
 def test_a_name_in_both_groups_is_refused() -> None:
     with pytest.raises(ValueError, match=r"pyodide\.mjs"):
         runtime_layout(pyodide=PYODIDE, single={"pyodide.mjs": digest("e")})
+
+
+def test_the_trimmed_lock_keeps_pyodides_own_checks_and_lists_no_package() -> None:
+    info = {"abi_version": "2026_0", "arch": "wasm32", "platform": "emscripten_5_0_3", "python": "3.14.2"}
+    text = json.dumps({"info": info, "packages": {"numpy": {"name": "numpy", "file_name": "numpy.whl"}}})
+    trimmed = trimmed_lock(text)
+    assert json.loads(trimmed) == {"info": info, "packages": {}}
+    assert trimmed == trimmed_lock(json.dumps(json.loads(text), indent=4))  # the same bytes from any spelling

@@ -114,7 +114,7 @@ async (url) => {
 """
 
 
-@pytest.mark.parametrize("name", ["pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide-lock.json"])
+@pytest.mark.parametrize("name", ["pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.mjs"])
 def test_the_browser_gets_a_precompressed_copy_and_decodes_it_to_the_file(
     site: editor_site.Site, page: Any, name: str
 ) -> None:
