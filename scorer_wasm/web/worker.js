@@ -228,21 +228,36 @@ def _cvb_clip(clip_id):
   return { render, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
-// A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
-// Pyodide). Restored from the start-up snapshot it is built already and this costs nothing; booted without
-// one, it is built right after the first drawing, while the entrant is still reading, instead of on their
-// first pasted Simplified text.
+// After the first answer, while the entrant is still reading, the worker draws a few long texts, one per task
+// so that a real request waits for one of them at most. Two reasons:
+// - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
+//   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
+//   first keystrokes on a long text paid for it (measured in Chromium at 1,500 characters under load: the
+//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead.
+// - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
+//   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
+const WARM_UP_DRAWINGS = 6;
+const WARM_UP_CHARS = 1500;
+// A reference and a hypothesis that differ the ways entrants' texts do (Simplified characters, numerals, English
+// words), so that the drawings run the code a real edit runs.
+const WARM_UP_REFERENCE = "呢份保單嘅premium係每個月一千二百蚊，我想問下點樣續保同埋claim。".repeat(40).slice(0, WARM_UP_CHARS);
+const WARM_UP_HYPOTHESIS = "呢份保单嘅premium系每个月1200蚊，我想问吓点样续保同claim呀。".repeat(40);
 let warmed = false;
 function warmAfterFirstAnswer(engine) {
   if (warmed) return;
   warmed = true;
-  setTimeout(() => {
+  let drawn = 0;
+  const step = () => {
     try {
-      engine.render("這个", "");
+      // Each with another hypothesis, so that no cache answers in the scorer's place.
+      if (drawn === 0) engine.render("這个", "");
+      else engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + drawn * 20));
     } catch {
-      // A failure here will surface, with its message, on the render that needs the converter.
+      return; // A failure here will surface, with its message, on the render that needs the same code.
     }
-  }, 0);
+    if (++drawn <= WARM_UP_DRAWINGS) setTimeout(step, 0);
+  };
+  setTimeout(step, 0);
 }
 
 const ready = boot();
