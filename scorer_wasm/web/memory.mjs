@@ -8,11 +8,16 @@
 // of it; the restored heap then finds the size it was saved at. Used by the editor's worker and by the
 // snapshot tool, which restores what it made to prove it restorable.
 
+// Room above the restored heap: Python's first allocations after a restore then extend the heap into memory
+// that is already there instead of growing it a little at a time while an entrant types (a snapshot leaves
+// none; building the converter in the browser used to leave about this much). Untouched pages cost no RAM.
+const HEADROOM = 24 * 1024 * 1024;
+
 function grown(result, bytes) {
   const instance = result instanceof WebAssembly.Instance ? result : result?.instance;
   const memory = instance?.exports?.memory;
   if (memory instanceof WebAssembly.Memory && memory.buffer.byteLength < bytes) {
-    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    memory.grow(Math.ceil((bytes + HEADROOM - memory.buffer.byteLength) / 65536));
   }
   return result;
 }

@@ -228,15 +228,16 @@ def _cvb_clip(clip_id):
   return { render, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
-// After the first answer, while the entrant is still reading, the worker draws a few long texts, one per task
-// so that a real request waits for one of them at most. Two reasons:
+// After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
 // - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
 //   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
 //   first keystrokes on a long text paid for it (measured in Chromium at 1,500 characters under load: the
-//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead.
+//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead. They
+//   run in one go, at most WARM_UP_MS: spread over tasks, they slowed the very keystrokes they are for.
 // - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
 //   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
 const WARM_UP_DRAWINGS = 6;
+const WARM_UP_MS = 400;
 const WARM_UP_CHARS = 1500;
 // A reference and a hypothesis that differ the ways entrants' texts do (Simplified characters, numerals, English
 // words), so that the drawings run the code a real edit runs.
@@ -246,18 +247,18 @@ let warmed = false;
 function warmAfterFirstAnswer(engine) {
   if (warmed) return;
   warmed = true;
-  let drawn = 0;
-  const step = () => {
+  setTimeout(() => {
+    const started = performance.now();
     try {
+      engine.render("這个", "");
       // Each with another hypothesis, so that no cache answers in the scorer's place.
-      if (drawn === 0) engine.render("這个", "");
-      else engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + drawn * 20));
+      for (let drawn = 1; drawn <= WARM_UP_DRAWINGS && performance.now() - started < WARM_UP_MS; drawn++) {
+        engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + drawn * 20));
+      }
     } catch {
-      return; // A failure here will surface, with its message, on the render that needs the same code.
+      // A failure here will surface, with its message, on the render that needs the same code.
     }
-    if (++drawn <= WARM_UP_DRAWINGS) setTimeout(step, 0);
-  };
-  setTimeout(step, 0);
+  }, 0);
 }
 
 const ready = boot();
