@@ -73,7 +73,7 @@ pyodide: $(VENV)/.site-deps
 
 ## snapshot: Pyodide's memory with this build's scorer imported, which the editor's worker restores at start-up.
 snapshot: $(SNAPSHOT)
-$(SNAPSHOT): $(WHEEL_STAMP) build/pyodide/.pin.json tools/snapshot_scorer.py tools/snapshot_pyodide.mjs docs/examples/editor_sample.yaml
+$(SNAPSHOT): $(WHEEL_STAMP) build/pyodide/.pin.json tools/snapshot_scorer.py tools/snapshot_pyodide.mjs scorer_wasm/web/memory.mjs docs/examples/editor_sample.yaml
 	$(BIN)/python tools/snapshot_scorer.py
 
 node: node_modules/.package-lock.json

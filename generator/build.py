@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import logging
@@ -36,10 +37,12 @@ from generator.pages.editions import (
 from generator.pages.markup import finish_page
 from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
+from generator.precompress import precompress_tree
 from generator.render import environment, mark_as_tracked, render
 from generator.results.aggregate import rows, standing_records
 from generator.results.records import ResultsFolderError, draw_spec, load_folder, standing_round
 from generator.rules_export import scoring_rules_json
+from generator.runtime_assets import LOCK_FILE, runtime_layout, trimmed_lock
 from starter_kit.connection_test.bundle import constants_source
 from starter_kit.kit import (
     CONNECTION_TEST_SECTION,
@@ -54,7 +57,7 @@ from starter_kit.kit import (
 if TYPE_CHECKING:
     from generator.pdf.issue import PrintedPdf
 
-EDITOR_ASSETS = ("editor.js", "editor_state.js", "worker.js", "editor.css")
+EDITOR_ASSETS = ("editor.js", "editor_state.js", "worker.js", "memory.mjs", "editor.css")
 SERVICE_WORKER = "sw.js"
 # Runs of Chinese number characters (三千二百五十) that the search index keeps as one word.
 ZH_NUMBER_RUN = re.compile("[零〇一二兩三四五六七八九十百千萬億廿卅]{2,}")
@@ -431,6 +434,7 @@ def build_site(
         )
         zh_site.rename(site / ZH.prefix.rstrip("/"))
         finish_html(site)
+        precompress_tree(site, cache=layout.root / "build" / "cache" / "precompressed")
         swap_in(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -443,6 +447,8 @@ class StartUpSnapshot:
 
     path: Path
     sha256: str
+    # The wheels the worker installs after restoring it (the rest were needed only to make it).
+    install_after_restore: tuple[str, ...]
 
 
 def start_up_snapshot(layout: Layout, wheel: scorer_bridge.ScorerWheel) -> StartUpSnapshot:
@@ -459,7 +465,11 @@ def start_up_snapshot(layout: Layout, wheel: scorer_bridge.ScorerWheel) -> Start
             f"{record['scorer_sha256']}, not from {wheel.path.name} ({wheel.sha256}) that this build serves; "
             "run `make site` to make it again."
         )
-    return StartUpSnapshot(layout.snapshot / str(record["snapshot"]), str(record["snapshot_sha256"]))
+    return StartUpSnapshot(
+        layout.snapshot / str(record["snapshot"]),
+        str(record["snapshot_sha256"]),
+        tuple(str(name) for name in record.get("install_after_restore", [])),
+    )
 
 
 def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: StartUpSnapshot) -> None:
@@ -468,34 +478,60 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
     editor.mkdir()
     for name in EDITOR_ASSETS:
         shutil.copy2(layout.editor_web / name, editor / name)
-    pyodide = assets / "pyodide"
-    pyodide.mkdir()
     # The pin that tools/fetch_pyodide.py verifies also names the files the site serves: one list, one place.
     pin = json.loads((layout.editor_web / "pyodide-pin.json").read_text(encoding="utf-8"))
+    contents: dict[str, bytes] = {}
     for name in pin["files"]:
         source = layout.pyodide / name
         if not source.is_file():
             raise FileNotFoundError(
                 f"Pyodide file {source} is missing; run `make pyodide` to fetch the pinned release."
             )
-        shutil.copy2(source, pyodide / name)
-    wheels = assets / "wheels"
-    wheels.mkdir()
-    packages = sorted(p.name for p in layout.wheels.glob("*.whl"))
-    for name in packages:
-        shutil.copy2(layout.wheels / name, wheels / name)
+        data = source.read_bytes()
+        contents[name] = trimmed_lock(data.decode("utf-8")) if name == LOCK_FILE else data
+    pyodide_names = list(contents)
     wheel = rendered.wheel
     assert wheel is not None
+    installed = {p.name: p for p in sorted(layout.wheels.glob("*.whl"))}
+    for name, path in {**installed, snapshot.path.name: snapshot.path}.items():
+        contents[name] = path.read_bytes()
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in contents.items()}
+    runtime = runtime_layout(
+        pyodide={name: digests[name] for name in pyodide_names},
+        single={name: digest for name, digest in digests.items() if name not in pyodide_names},
+    )
+    for name, data in contents.items():
+        destination = assets / runtime.path(name)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(data)
+    # Beside the manifest, the scorer wheel also lies under its own name: the download the pages link to and
+    # `cvb check` reads (written by the artefact list).
+    wheels = assets / "wheels"
+    wheels.mkdir()
     # The service worker must sit at the site root so its scope covers every page; the manifest says where.
     shutil.copy2(layout.editor_web / SERVICE_WORKER, assets.parent / SERVICE_WORKER)
-    shutil.copy2(snapshot.path, pyodide / snapshot.path.name)
+
+    def beside_manifest(name: str) -> str:
+        return f"../{runtime.path(name)}"
+
     manifest = {
         "scorer": wheel.path.name,
         "sha256": wheel.sha256,
-        "packages": packages,
         "service_worker": f"../../{SERVICE_WORKER}",
-        # The worker restores the snapshot only if its bytes have this hash.
-        "start_up_snapshot": {"path": f"../pyodide/{snapshot.path.name}", "sha256": snapshot.sha256},
+        # Every runtime file at an address named by its content (generator/runtime_assets.py): the service
+        # worker answers them from its cache, and drops the ones no longer listed here.
+        "runtime": {
+            "pyodide": f"../{runtime.pyodide}",
+            "scorer": beside_manifest(wheel.path.name),
+            "packages": [beside_manifest(name) for name in installed],
+            "files": sorted(beside_manifest(name) for name in runtime.files),
+        },
+        # The worker restores the snapshot only if its bytes have this hash, then installs these wheels.
+        "start_up_snapshot": {
+            "path": beside_manifest(snapshot.path.name),
+            "sha256": snapshot.sha256,
+            "packages": [beside_manifest(name) for name in snapshot.install_after_restore],
+        },
     }
     (wheels / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 

@@ -73,12 +73,10 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
 
     site_url = f"http://127.0.0.1:{args.port}/"
     target = build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(target))
-    handler.extensions_map = {  # type: ignore[attr-defined]
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".mjs": "text/javascript",
-    }
+    from generator.serve import SiteHandler
+
+    # Precompressed copies with Content-Encoding, the runtime kept as immutable: as a static host should.
+    handler = functools.partial(SiteHandler, directory=str(target))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(

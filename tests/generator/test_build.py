@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,6 @@ def test_the_build_holds_the_five_pages_the_editor_and_the_kit(built: Path) -> N
         assert (built / page).is_file(), page
     for asset in (
         "assets/editor/editor.js",
-        "assets/pyodide/pyodide.asm.wasm",
         "assets/wheels/manifest.json",
         "assets/kit/server.py",
         "scoring-rules.json",
@@ -98,3 +98,36 @@ def test_a_wheel_built_from_other_scoring_rules_is_refused(tmp_path: Path) -> No
     with pytest.raises(StaleWheelError, match="run `make site`"):
         build_site(layout, out=out)
     assert not out.exists()
+
+
+def test_every_runtime_file_the_manifest_names_is_served_at_its_content_address(built: Path) -> None:
+    wheels = built / "assets" / "wheels"
+    manifest = json.loads((wheels / "manifest.json").read_text(encoding="utf-8"))
+    runtime = manifest["runtime"]
+    for path in runtime["files"]:
+        file = (wheels / path).resolve()
+        assert file.is_file(), path
+        folder = file.parent.name
+        if not path.startswith(runtime["pyodide"]):  # Pyodide's files share one folder, named by all of them
+            assert hashlib.sha256(file.read_bytes()).hexdigest().startswith(folder), path
+    assert (wheels / runtime["pyodide"] / "pyodide.asm.wasm").is_file()
+    scorer = (wheels / runtime["scorer"]).read_bytes()
+    assert hashlib.sha256(scorer).hexdigest() == manifest["sha256"]
+    assert scorer == (wheels / manifest["scorer"]).read_bytes()  # the download is the very same wheel
+    assert set(manifest["start_up_snapshot"]["packages"]) < set(runtime["packages"])
+
+
+def test_every_precompressed_copy_decodes_to_its_file(built: Path) -> None:
+    import gzip
+
+    import brotli  # type: ignore[import-untyped]
+
+    copies = sorted(built.rglob("*.gz")) + sorted(built.rglob("*.br"))
+    assert any(p.name == "pyodide.asm.wasm.br" for p in copies)
+    assert any(p.name == "pyodide.asm.wasm.gz" for p in copies)
+    for copy in copies:
+        if copy.name.endswith(".bin.gz"):
+            continue  # the start-up snapshot is gzipped by its maker, not a copy of another file
+        original = copy.with_suffix("").read_bytes()
+        decode = gzip.decompress if copy.suffix == ".gz" else brotli.decompress
+        assert decode(copy.read_bytes()) == original, copy

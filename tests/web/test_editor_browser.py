@@ -117,7 +117,7 @@ def test_no_request_leaves_the_origin(site: editor_site.Site, page: Any, log: Pa
     page.goto(site.url(site.editor_path))
     wait_live(page).locator("[data-cvb-hyp]").fill("我想問下份policy")
     page.wait_for_timeout(300)
-    assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in log.requests), (
+    assert any(url.endswith("/pyodide.asm.wasm") for url in log.requests), (
         "the worker's fetches were not seen"
     )
     assert off_origin(log, site) == []
@@ -282,8 +282,8 @@ def test_editor_works_offline_after_the_first_visit(site: editor_site.Site, cont
     # Offline readiness: this page is controlled and the runtime's largest file has been kept.
     page.wait_for_function(
         "async (wasm) => !!navigator.serviceWorker.controller"
-        " && !!(await (await caches.open('cvb-site-v1')).match(wasm))",
-        arg=site.url("assets/pyodide/pyodide.asm.wasm"),
+        " && !!(await (await caches.open('cvb-runtime-v1')).match(wasm))",
+        arg=site.url("assets/wheels/" + manifest["runtime"]["pyodide"] + "pyodide.asm.wasm"),
         timeout=60_000,
         polling=250,
     )
@@ -365,7 +365,7 @@ def test_compact_editor_on_another_page_scores_too(site: editor_site.Site, page:
     )
 
 
-RUNTIME = ("/assets/pyodide/", "/assets/wheels/", "/assets/editor/worker.js")
+RUNTIME = ("/assets/runtime/", "/assets/wheels/", "/assets/editor/worker.js")
 
 
 def runtime_requests(log: PageLog) -> list[str]:
@@ -389,7 +389,7 @@ def test_a_reader_who_never_uses_the_editor_downloads_only_the_page(
     page.wait_for_selector(
         '[data-cvb-editor]:not(.cvb-editor--compact)[data-cvb-state="live"]', timeout=60_000
     )
-    assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in runtime_requests(log))
+    assert any(url.endswith("/pyodide.asm.wasm") for url in runtime_requests(log))
     page.wait_for_function(
         "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-load]').hidden"
     )
@@ -447,7 +447,7 @@ def test_a_crashed_worker_is_reported_and_the_build_time_figures_stay(
 
 @pytest.mark.parametrize(
     ("target", "said"),
-    [("**/assets/wheels/cvb_scorer-*.whl", "sha256"), ("**/assets/wheels/manifest.json", "manifest")],
+    [("**/assets/runtime/*/cvb_scorer-*.whl", "sha256"), ("**/assets/wheels/manifest.json", "manifest")],
 )
 def test_a_tampered_or_missing_file_keeps_the_editor_off_with_a_sentence(
     site: editor_site.Site, page: Any, target: str, said: str

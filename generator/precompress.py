@@ -1,0 +1,111 @@
+"""Precompressed copies of the site's large text and WebAssembly files, for hosts that serve them as they are.
+
+Beside each such file the build writes ``name.gz`` (gzip, level 9, no name or time in the header) and
+``name.br`` (Brotli, quality 11), both byte-reproducible for the pinned zlib and brotli, and only when the copy
+is smaller by a tenth or more. A host that knows them (nginx ``gzip_static``/``brotli_static``, Apache
+``mod_rewrite`` rules, `cvb serve`) sends the copy with ``Content-Encoding`` when the browser accepts it, so the
+~10 MB of Pyodide's WebAssembly travels as ~3 MB without the host compressing anything per request; a host that
+does not know them sends the original files and ignores the copies. Already compressed files (zip, wheels, the
+gzipped start-up snapshot, images, fonts) get none.
+
+Brotli at quality 11 takes about a minute for Pyodide's WebAssembly, so copies are kept in a cache folder
+under the original's sha256 and made once per content.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import brotli  # type: ignore[import-untyped]
+
+# (Content-Encoding, file suffix), in the order a server prefers them when the browser accepts both.
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+COMPRESSIBLE = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"})
+MIN_BYTES = 1024
+# A copy that saves less than this share is not worth a second file.
+MAX_RATIO = 0.9
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    # mtime=0 and no file name: the same input gives the same bytes on every build.
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def brotli_bytes(data: bytes) -> bytes:
+    return bytes(brotli.compress(data, quality=11))
+
+
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {"br": brotli_bytes, "gzip": gzip_bytes}
+# Part of the cache key: another encoder version may give other (equally valid) bytes.
+ENCODER_VERSIONS = {"br": f"brotli-{brotli.__version__}-q11", "gzip": "zlib-9"}
+
+
+def accepted(header: str) -> dict[str, float]:
+    """Accept-Encoding as coding -> q (RFC 9110): ``gzip, br;q=0.5, *;q=0``."""
+    codings: dict[str, float] = {}
+    for part in header.split(","):
+        name, _, params = part.strip().partition(";")
+        if not name:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        codings[name.strip().lower()] = q
+    return codings
+
+
+def chosen_encoding(header: str, available: list[str]) -> str | None:
+    """The coding to send: the first of ENCODINGS that is available and acceptable (q > 0), else None."""
+    codings = accepted(header)
+    for name, _ in ENCODINGS:
+        q = codings.get(name, codings.get("*", 0.0))
+        if name in available and q > 0:
+            return name
+    return None
+
+
+def candidates(root: Path) -> Iterator[Path]:
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in COMPRESSIBLE and path.stat().st_size >= MIN_BYTES:
+            yield path
+
+
+def compressed(data: bytes, encoding: str, cache: Path | None) -> bytes:
+    if cache is None:
+        return COMPRESSORS[encoding](data)
+    key = hashlib.sha256(ENCODER_VERSIONS[encoding].encode() + b"\0" + data).hexdigest()
+    kept = cache / f"{key}.{encoding}"
+    if kept.is_file():
+        return kept.read_bytes()
+    out = COMPRESSORS[encoding](data)
+    cache.mkdir(parents=True, exist_ok=True)
+    # Written under a temporary name and renamed, so a build stopped midway never leaves a truncated copy.
+    handle, temporary = tempfile.mkstemp(dir=cache, prefix=".partial-")
+    with os.fdopen(handle, "wb") as file:
+        file.write(out)
+    Path(temporary).replace(kept)
+    return out
+
+
+def precompress_tree(root: Path, *, cache: Path | None = None) -> list[Path]:
+    """Write the copies beside every candidate under `root`; returns the copies written."""
+    written = []
+    for path in candidates(root):
+        data = path.read_bytes()
+        for encoding, suffix in ENCODINGS:
+            out = compressed(data, encoding, cache)
+            if len(out) <= len(data) * MAX_RATIO:
+                copy = path.with_name(path.name + suffix)
+                copy.write_bytes(out)
+                written.append(copy)
+    return written

@@ -1,0 +1,147 @@
+"""The editor's runtime on a return visit: kept by the service worker at content addresses, answered without
+the network, still checked against the manifest's hashes, old versions dropped; precompressed on the wire."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import time
+from typing import Any
+
+import brotli  # type: ignore[import-untyped]
+import editor_site
+import pytest
+from conftest import wait_live
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+RUNTIME_CACHE = "cvb-runtime-v1"
+FULL = "[data-cvb-editor]:not(.cvb-editor--compact)"
+
+ALL_KEPT = """
+async ([cacheName, urls]) => {
+  if (!navigator.serviceWorker.controller) return false;
+  const cache = await caches.open(cacheName);
+  return (await Promise.all(urls.map((url) => cache.match(url)))).every(Boolean);
+}
+"""
+
+
+def runtime_hits(site: editor_site.Site) -> list[str]:
+    return [path for path, _, _ in site.requests if path.startswith("/assets/runtime/")]
+
+
+def first_visit_kept(site: editor_site.Site, page: Any) -> list[str]:
+    """Use the editor once and wait until the service worker keeps every runtime file the visit fetched."""
+    site.requests.clear()
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    fetched = sorted({site.url(path) for path in runtime_hits(site)})
+    assert any(url.endswith("/pyodide.asm.wasm") for url in fetched), fetched
+    assert any(url.endswith("/pyodide-snapshot.bin.gz") for url in fetched), fetched
+    until(page, ALL_KEPT, [RUNTIME_CACHE, fetched])
+    return fetched
+
+
+def until(page: Any, predicate: str, arg: object, *, seconds: float = 60) -> None:
+    """Poll an async predicate with evaluate, which awaits its promise (wait_for_function takes the promise
+    itself for a truthy answer)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(predicate, arg):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {predicate.strip()[:80]}"
+        page.wait_for_timeout(200)
+
+
+def test_a_warm_reload_fetches_no_runtime_file_from_the_network(site: editor_site.Site, page: Any) -> None:
+    first_visit_kept(site, page)
+    site.requests.clear()
+    page.reload()
+    root = wait_live(page)
+    assert root.get_attribute("data-cvb-runtime") == "snapshot"
+    assert runtime_hits(site) == []
+    # What the network still answered is the small stuff that must be fresh: pages, scripts, the manifest.
+    assert any(path.endswith("/assets/wheels/manifest.json") for path, _, _ in site.requests)
+    root.locator("[data-cvb-hyp]").fill("呢份保单")
+    page.wait_for_function(
+        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
+    )
+
+
+TAMPER_KEPT = """
+async ([cacheName, url]) => {
+  const cache = await caches.open(cacheName);
+  const kept = await cache.match(url);
+  const bytes = new Uint8Array(await kept.arrayBuffer());
+  bytes[bytes.length - 1] ^= 1;
+  await cache.put(url, new Response(bytes, {headers: kept.headers}));
+}
+"""
+
+
+def test_a_kept_runtime_file_that_was_altered_is_still_refused(site: editor_site.Site, page: Any) -> None:
+    fetched = first_visit_kept(site, page)
+    [scorer] = [url for url in fetched if "/cvb_scorer-" in url]
+    page.evaluate(TAMPER_KEPT, [RUNTIME_CACHE, scorer])
+    page.reload()
+    root = page.locator(FULL).first
+    root.scroll_into_view_if_needed()
+    root.locator("[data-cvb-hyp]").focus()
+    page.wait_for_selector('[data-cvb-editor][data-cvb-engine="failed"]', timeout=60_000)
+    status = root.locator("[data-cvb-status]").inner_text()
+    assert "sha256" in status, status
+
+
+KEEP_STALE = """
+async ([cacheName, url]) => {
+  const cache = await caches.open(cacheName);
+  await cache.put(url, new Response('an old build'));
+}
+"""
+
+GONE = """
+async ([cacheName, url]) => !(await (await caches.open(cacheName)).match(url))
+"""
+
+
+def test_runtime_files_the_manifest_no_longer_names_are_dropped(site: editor_site.Site, page: Any) -> None:
+    fetched = first_visit_kept(site, page)
+    stale = site.url("assets/runtime/0000000000000000/cvb_scorer-0.9.0-py3-none-any.whl")
+    page.evaluate(KEEP_STALE, [RUNTIME_CACHE, stale])
+    assert not page.evaluate(GONE, [RUNTIME_CACHE, stale])
+    # The worker fetches the manifest on every start; any fetch of it through the service worker cleans up.
+    page.evaluate("() => fetch('/assets/wheels/manifest.json').then((r) => r.text())")
+    until(page, GONE, [RUNTIME_CACHE, stale], seconds=30)
+    missing = [url for url in fetched if page.evaluate(GONE, [RUNTIME_CACHE, url])]
+    assert missing == []
+
+
+DIGEST = """
+async (url) => {
+  const body = await (await fetch(url, {cache: 'no-store'})).arrayBuffer();
+  const digest = await crypto.subtle.digest('SHA-256', body);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.mjs"])
+def test_the_browser_gets_a_precompressed_copy_and_decodes_it_to_the_file(
+    site: editor_site.Site, page: Any, name: str
+) -> None:
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    relative = f"assets/{manifest['runtime']['pyodide'].removeprefix('../')}{name}"
+    original = (site.root / relative).read_bytes()
+    page.goto(site.url(site.other_path))
+    site.requests.clear()
+    assert page.evaluate(DIGEST, site.url(relative)) == hashlib.sha256(original).hexdigest()
+    [(_, status, sent)] = [entry for entry in site.requests if entry[0] == "/" + relative]
+    assert status == 200
+    copies = {
+        (site.root / f"{relative}{suffix}"): decode
+        for suffix, decode in ((".br", brotli.decompress), (".gz", gzip.decompress))
+        if (site.root / f"{relative}{suffix}").is_file()
+    }
+    [(copy, decode)] = [(copy, decode) for copy, decode in copies.items() if copy.stat().st_size == sent]
+    assert sent < len(original)
+    assert decode(copy.read_bytes()) == original
