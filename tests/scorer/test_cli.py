@@ -399,8 +399,19 @@ def test_the_command_keeps_openblas_to_one_thread_unless_the_user_chose(
     if chosen is not None:
         env["OPENBLAS_NUM_THREADS"] = chosen
     script = (
-        "import os, sys; from cvb_scorer.cli import main; assert 'numpy' not in sys.modules; "
-        f"main([{str(ref)!r}, {str(hyp)!r}, '--json']); print(os.environ['OPENBLAS_NUM_THREADS'], file=sys.stderr)"
+        "import os, sys; from cvb_scorer.cli import main; assert 'numpy' not in sys.modules; main(); "
+        "print(os.environ['OPENBLAS_NUM_THREADS'], file=sys.stderr)"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, env=env, check=True)
+    command = [sys.executable, "-c", script, str(ref), str(hyp), "--json"]
+    result = subprocess.run(command, capture_output=True, env=env, check=True)
     assert result.stderr.decode().strip() == expected
+
+
+def test_a_caller_passing_argv_keeps_its_environment(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)
+    ref, hyp = files
+    assert main([str(ref), str(hyp), "--json"]) == 0
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
