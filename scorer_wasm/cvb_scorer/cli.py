@@ -108,7 +108,19 @@ def _output(args: argparse.Namespace) -> str:
     return report_text(report)
 
 
+def _one_blas_thread() -> None:
+    """The bootstrap's numpy route (``cvb_scorer.stats_numpy``) gathers and sums and never calls BLAS, yet the
+    OpenBLAS inside numpy's wheels starts a thread per core when numpy loads, and they spin waiting for work:
+    about 120 ms of CPU in a 1,000-clip run, 9% of the command (bench/scorer.py, 2 cores). OpenBLAS reads the
+    variable when numpy loads, so it is set only before that, only when run as the command (a caller passing
+    ``argv`` keeps its process as it was), and a user's own setting wins."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        _one_blas_thread()
     args = _parser().parse_args(argv)
     try:
         text = _output(args)

@@ -7,6 +7,11 @@ rejected lanes are masked out, and consecutive runs of ``n`` accepted lanes are 
 int64 arithmetic: callers pass only columns whose sum over ``n`` clips stays below ``2**62``
 (``SUM_BITS``), which ``stats`` checks before choosing this route.
 
+The words are ``getrandbits``' own, made by numpy: CPython's ``random`` is MT19937, and numpy's MT19937 loaded
+with ``random.Random(seed).getstate()`` yields the same 32-bit words in the same order (``_published_words``;
+tests/scorer/test_stats.py compares them with ``getrandbits`` across seeds and call boundaries). Making them
+in Python and converting them to bytes was half the time of this route.
+
 Memory is bounded by processing ``BLOCK_DRAWS`` draws (whole resamples) at a time: the block's lanes, accepted
 indices and one gathered word, a 512 KB table per packed word, and 8 bytes per resample and column for the
 sums. Traced peaks (bench/scorer.py, 10,000 resamples): 1.8-2.4 MB at 1,000 clips, 2.6 MB at 16,000 clips (160M
@@ -17,7 +22,7 @@ about 48 bytes per clip (46 MB at a million clips), beside the inputs themselves
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -32,13 +37,34 @@ BLOCK_DRAWS = 1 << 16
 Int64Array = npt.NDArray[np.int64]
 
 
+def _published_words(seed: int) -> Callable[[int], npt.NDArray[np.uint32]]:
+    """``words(count)``: the next ``count`` 32-bit words of ``random.Random(seed)``, in the order
+    ``getrandbits(32 * count)`` puts them from its low end, as a little-endian uint32 array."""
+    _, state, _ = random.Random(seed).getstate()
+    generator = np.random.MT19937()
+    generator.state = {
+        "bit_generator": "MT19937",
+        "state": {"key": np.array(state[:-1], dtype=np.uint32), "pos": state[-1]},
+    }
+    # Over the whole 32-bit range, ``integers`` returns the generator's words unchanged (no rejection).
+    integers = np.random.Generator(generator).integers
+
+    def words(count: int) -> npt.NDArray[np.uint32]:
+        out: npt.NDArray[np.uint32] = integers(0, 1 << 32, size=count, dtype=np.uint32).astype(
+            "<u4", copy=False
+        )
+        return out
+
+    return words
+
+
 def _accepted_lanes(n: int, *, resamples: int, seed: int) -> Iterator[npt.NDArray[np.intp]]:
     """The published stream of accepted lane values, cut into blocks of whole resamples (``k * n`` lanes)."""
     bits = lane_bits(n)
     limit = n * ((1 << bits) // n)
     lane = np.dtype("<u2" if bits == 16 else "<u4")
     lanes_per_word = 32 // bits
-    getrandbits = random.Random(seed).getrandbits
+    words_of = _published_words(seed)
     per_block = max(1, BLOCK_DRAWS // n)
     pending = np.empty(0, dtype=lane)
     left = resamples
@@ -48,7 +74,7 @@ def _accepted_lanes(n: int, *, resamples: int, seed: int) -> Iterator[npt.NDArra
             # Enough words for the missing lanes at the acceptance rate, plus slack so that one call nearly
             # always suffices. Words drawn beyond the last resample are never used: the generator is private.
             words = ((take - pending.size) << bits) // limit // lanes_per_word * 101 // 100 + 64
-            raw = np.frombuffer(getrandbits(32 * words).to_bytes(4 * words, "little"), dtype=lane)
+            raw = words_of(words).view(lane)
             pending = np.concatenate((pending, raw[raw < limit]))
         yield pending[:take].astype(np.intp)
         pending = pending[take:]

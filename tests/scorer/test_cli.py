@@ -386,3 +386,32 @@ def test_a_rules_file_in_another_encoding_gets_a_sentence(
     )
     assert main([str(ref), str(hyp), "--rules", str(tmp_path / "none.json")]) == 2
     assert "none.json does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("chosen", "expected"), [(None, "1"), ("3", "3")])
+def test_the_command_keeps_openblas_to_one_thread_unless_the_user_chose(
+    files: tuple[Path, Path], chosen: str | None, expected: str
+) -> None:
+    # numpy's OpenBLAS threads spin on import and the bootstrap never uses them; they must be off before numpy
+    # loads (a fresh process, as the command starts), and a user's own setting is kept.
+    ref, hyp = files
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if chosen is not None:
+        env["OPENBLAS_NUM_THREADS"] = chosen
+    script = (
+        "import os, sys; from cvb_scorer.cli import main; assert 'numpy' not in sys.modules; main(); "
+        "print(os.environ['OPENBLAS_NUM_THREADS'], file=sys.stderr)"
+    )
+    command = [sys.executable, "-c", script, str(ref), str(hyp), "--json"]
+    result = subprocess.run(command, capture_output=True, env=env, check=True)
+    assert result.stderr.decode().strip() == expected
+
+
+def test_a_caller_passing_argv_keeps_its_environment(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)
+    ref, hyp = files
+    assert main([str(ref), str(hyp), "--json"]) == 0
+    assert "OPENBLAS_NUM_THREADS" not in os.environ

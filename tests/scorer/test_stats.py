@@ -80,6 +80,18 @@ def test_bootstrap_draws_indices_as_documented() -> None:
     assert iv.low == percentile(expected, 0.05) and iv.high == percentile(expected, 0.95)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 5, 20260924, 2**40 + 7, -3])
+@pytest.mark.parametrize("counts", [[1], [623, 1, 2, 700], [624, 624, 1], [5000, 3, 1250]])
+def test_numpy_words_equal_getrandbits_words_across_call_boundaries(seed: int, counts: list[int]) -> None:
+    # The numpy route takes its words from numpy's MT19937 loaded with random.Random(seed)'s state; calls of
+    # any size, crossing the generator's 624-word refills, must continue getrandbits' stream word for word.
+    words = stats_numpy._published_words(seed)
+    getrandbits = random.Random(seed).getrandbits
+    for count in counts:
+        expected = getrandbits(32 * count).to_bytes(4 * count, "little")
+        assert words(count).tobytes() == expected
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 255, 1000, 21845, 65535, 65536])
 def test_bulk_draw_equals_the_plain_reference_draw(n: int) -> None:
     resamples = 3 if n > 5000 else 40
