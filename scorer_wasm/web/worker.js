@@ -254,10 +254,10 @@ def _cvb_progress(report):
 
     written = [0, 0]
 
-    def clip_dict(clip):
+    def clip_dict(clip, *args, **kwargs):
         written[0] += 1
         tell("report", written[0], written[1])
-        return saved[1](clip)
+        return saved[1](clip, *args, **kwargs)
 
     def report_dict(report_):
         written[:] = [0, len(report_.corpus.clips)]
@@ -275,9 +275,9 @@ def _cvb_progress(report):
                 tell("bootstrap", done, drawn["resamples"])
             yield chunk
 
-    def resample_sums(values, *, resamples, seed):
+    def resample_sums(values, *, resamples, seed, **kwargs):
         drawn.update(per_resample=max(1, len(values)), resamples=resamples, chunks=0)
-        return saved[3](values, resamples=resamples, seed=seed)
+        return saved[3](values, resamples=resamples, seed=seed, **kwargs)
 
     saved_report_dict = _report.report_dict
     _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = score_corpus, clip_dict, lanes, resample_sums
