@@ -19,12 +19,13 @@ import json
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -183,3 +184,12 @@ def load_tool(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def until(page: Any, predicate: str, arg: object, *, seconds: float = 60) -> None:
+    """Poll an async predicate with evaluate, which awaits its promise (wait_for_function takes the promise
+    itself for a truthy answer)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(predicate, arg):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {predicate.strip()[:80]}"
+        page.wait_for_timeout(200)

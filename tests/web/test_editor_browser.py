@@ -280,12 +280,11 @@ def test_editor_works_offline_after_the_first_visit(site: editor_site.Site, cont
     page.goto(site.url(site.editor_path))
     wait_live(page)
     # Offline readiness: this page is controlled and the runtime's largest file has been kept.
-    page.wait_for_function(
+    editor_site.until(
+        page,
         "async (wasm) => !!navigator.serviceWorker.controller"
         " && !!(await (await caches.open('cvb-runtime-v1')).match(wasm))",
-        arg=site.url("assets/wheels/" + manifest["runtime"]["pyodide"] + "pyodide.asm.wasm"),
-        timeout=60_000,
-        polling=250,
+        site.url("assets/wheels/" + manifest["runtime"]["pyodide"] + "pyodide.asm.wasm"),
     )
     context.set_offline(True)
     page.reload()

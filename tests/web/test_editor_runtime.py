@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import time
 from typing import Any
 
 import brotli  # type: ignore[import-untyped]
@@ -40,17 +39,8 @@ def first_visit_kept(site: editor_site.Site, page: Any) -> list[str]:
     fetched = sorted({site.url(path) for path in runtime_hits(site)})
     assert any(url.endswith("/pyodide.asm.wasm") for url in fetched), fetched
     assert any(url.endswith("/pyodide-snapshot.bin.gz") for url in fetched), fetched
-    until(page, ALL_KEPT, [RUNTIME_CACHE, fetched])
+    editor_site.until(page, ALL_KEPT, [RUNTIME_CACHE, fetched])
     return fetched
-
-
-def until(page: Any, predicate: str, arg: object, *, seconds: float = 60) -> None:
-    """Poll an async predicate with evaluate, which awaits its promise (wait_for_function takes the promise
-    itself for a truthy answer)."""
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(predicate, arg):
-        assert time.monotonic() < deadline, f"still false after {seconds} s: {predicate.strip()[:80]}"
-        page.wait_for_timeout(200)
 
 
 def test_a_warm_reload_fetches_no_runtime_file_from_the_network(site: editor_site.Site, page: Any) -> None:
@@ -111,7 +101,7 @@ def test_runtime_files_the_manifest_no_longer_names_are_dropped(site: editor_sit
     assert not page.evaluate(GONE, [RUNTIME_CACHE, stale])
     # The worker fetches the manifest on every start; any fetch of it through the service worker cleans up.
     page.evaluate("() => fetch('/assets/wheels/manifest.json').then((r) => r.text())")
-    until(page, GONE, [RUNTIME_CACHE, stale], seconds=30)
+    editor_site.until(page, GONE, [RUNTIME_CACHE, stale], seconds=30)
     missing = [url for url in fetched if page.evaluate(GONE, [RUNTIME_CACHE, url])]
     assert missing == []
 
