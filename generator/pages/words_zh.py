@@ -108,10 +108,23 @@ def zh_share(n: Num) -> Text:
     return Text(_EXPOSURE_WORDS[-1][1], n.sources)
 
 
+def _and(before: str, after: str) -> str:
+    # 及 between Chinese words stands alone; beside a Latin name (a codename) it takes a space on that side, as
+    # the pages set Latin words apart from the Chinese around them.
+    left = " " if before[-1:].isascii() else ""
+    right = " " if after[:1].isascii() else ""
+    return f"{left}及{right}"
+
+
 def zh_list(items: list[Text]) -> Text:
-    """["甲", "乙", "丙"] → "甲、乙及丙", tracked by every item's sources (names may carry digits)."""
+    """["甲", "乙", "丙"] → "甲、乙及丙" ("Code B 及 Code C" for Latin names), tracked by every item's sources
+    (names may carry digits)."""
     names = [str(i) for i in items]
-    joined = "、".join(names[:-1]) + "及" + names[-1] if len(names) > 1 else "".join(names)
+    if len(names) > 1:
+        head = "、".join(names[:-1])
+        joined = head + _and(head, names[-1]) + names[-1]
+    else:
+        joined = "".join(names)
     sources: frozenset[str] = frozenset().union(*(i.sources for i in items)) if items else frozenset()
     return Text(joined, sources)
 

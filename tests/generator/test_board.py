@@ -217,7 +217,7 @@ def test_several_entries_tied_with_one_leader_are_listed_in_each_edition() -> No
         "Band 1: Code A leads; the intervals of Code B and Code C overlap Code A's, so they are tied at rank 1."
     )
     assert str(say(model, config, "zh").band_sentence(band)) == (
-        "名次組 1：Code A 領先；Code B及Code C 的區間都與 Code A 的重疊，所以並列第 1 名。"
+        "名次組 1：Code A 領先；Code B 及 Code C 的區間都與 Code A 的重疊，所以並列第 1 名。"
     )
 
 
