@@ -22,7 +22,7 @@ from cvb_scorer.rules import rules_from_json
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
-from generator.pages.board import BoardModel, board_model
+from generator.pages.board import BoardModel, board_model, standing_rows
 from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
 from generator.pages.editions import (
@@ -39,8 +39,7 @@ from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.precompress import precompress_tree
 from generator.render import environment, mark_as_tracked, render
-from generator.results.aggregate import rows, standing_records
-from generator.results.records import ResultsFolderError, draw_spec, load_folder, standing_round
+from generator.results.records import ResultsFolderError, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from generator.runtime_assets import LOCK_FILE, runtime_layout, trimmed_lock
 from starter_kit.connection_test.bundle import constants_source
@@ -333,8 +332,7 @@ def _board_model(folder: Path, root: Path, config: Config) -> tuple[BoardModel, 
     except ResultsFolderError as exc:
         raise BadRecordsError(f"The results folder {folder} cannot be read: {exc}") from None
     refused = [str(p) for p in loaded.problems]
-    counted = standing_records(loaded.records, round_id=standing_round(config))
-    grouped = rows(counted, loaded.entrants, rules=rules)  # the bootstraps: once per build
+    grouped = standing_rows(config, loaded, rules=rules)  # the bootstraps: once per build
     return board_model(config, loaded, rules=rules, refused=refused, grouped=grouped), refused
 
 

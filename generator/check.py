@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
@@ -89,15 +88,9 @@ _DIGIT = re.compile(r"[0-9０-９]")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 
-@dataclass(frozen=True)
-class Provenance:
-    where: str
-    line: int
-    excerpt: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}, line {self.line}: {self.message}: {self.excerpt!r}"
+# Every problem the check reports has one shape (where, line, excerpt, message), the template-expression scan's
+# included, so its class serves for all of them.
+Provenance = ExpressionProblem
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -149,9 +142,9 @@ def scan_output(text: str, shown: str) -> Iterator[Provenance]:
             yield Provenance(shown, number, clean[:160], "a number here did not come from the config")
 
 
-def template_problems(layout: Layout) -> list[Provenance | ExpressionProblem]:
+def template_problems(layout: Layout) -> list[Provenance]:
     """Numbers typed into templates: in their static text, and in their expressions (parsed by jinja)."""
-    problems: list[Provenance | ExpressionProblem] = []
+    problems: list[Provenance] = []
     env = environment(layout.template_dirs(), mark=False)
     for directory in [*layout.template_dirs(), layout.templates / "zh", print_dir(layout)]:
         for path in sorted(directory.glob("*.j2")):
@@ -192,8 +185,8 @@ def scan_zh_output(text: str, shown: str, avoid: Mapping[str, str]) -> Iterator[
                 )
 
 
-def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance | ExpressionProblem]:
-    problems: list[Provenance | ExpressionProblem] = []
+def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:
+    problems: list[Provenance] = []
     problems += template_problems(layout)
     try:
         rendered = render_all(layout, config_dir=config_dir, mark=True)

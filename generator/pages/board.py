@@ -412,6 +412,12 @@ def _figure_of(board_id: str) -> Callable[[Row], Figure | None]:
     return pillar
 
 
+def standing_rows(config: Config, loaded: Loaded, *, rules: ScoringRules) -> dict[str, list[Row]]:
+    """The board's rows: the bootstraps over the runs of the round the standings count, by scoring version."""
+    counted = standing_records(loaded.records, round_id=standing_round(config))
+    return rows(counted, loaded.entrants, rules=rules)
+
+
 def board_model(
     config: Config,
     loaded: Loaded,
@@ -426,8 +432,7 @@ def board_model(
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
     if grouped is None:
-        counted = standing_records(loaded.records, round_id=standing_round(config))
-        grouped = rows(counted, loaded.entrants, rules=rules)
+        grouped = standing_rows(config, loaded, rules=rules)
     current = rules.scoring_version
     current_text = Text(current, frozenset({"scoring.current_scoring_version"}))
     order = sorted(grouped, key=lambda v: (v != current, v), reverse=False)
