@@ -162,20 +162,44 @@ from cvb_scorer.view import render_view as _cvb_render_view
 def _cvb_render(reference, hypothesis, mer=False):
     return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
 
+import gc as _cvb_gc
+
 _cvb_parts = None
 
 def _cvb_render_first(reference, hypothesis, mer=False):
     # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses.
+    # While typing, the cycle collector is off: a keystroke leaves no cyclic garbage (reference counting frees
+    # its objects; tests/scorer/test_view_editor_payload.py), yet it allocates enough to start a collection
+    # on every keystroke, and every few keystrokes one that walks older objects (measured in Chromium at
+    # 1,500 characters: 0.3-1 ms on most keystrokes, 5-17 ms on some, the slow tail of the redraw time).
+    # It is on again, the young objects collected, once typing pauses (_cvb_typing_over).
     global _cvb_parts
     from cvb_scorer.view import render_editor_parts
 
+    _cvb_gc.disable()
     _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
     return _cvb_parts.first
 
 def _cvb_render_rest():
     global _cvb_parts
     parts, _cvb_parts = _cvb_parts, None
-    return parts.rest()
+    try:
+        return parts.rest()
+    finally:
+        _cvb_typing_over()
+
+def _cvb_warm_keystroke(reference, hypothesis):
+    # What _cvb_render_first computes, for the warm-up below (warmAfterFirstAnswer): the details a real
+    # keystroke waits for are left alone.
+    from cvb_scorer.view import render_editor_parts
+
+    return render_editor_parts(reference=reference, hypothesis=hypothesis).first
+
+def _cvb_typing_over():
+    # Idle time (typing paused, or the worker is asked for other work): collection as usual again.
+    if not _cvb_gc.isenabled():
+        _cvb_gc.enable()
+        _cvb_gc.collect(0)
 `);
   // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
   // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
@@ -308,13 +332,15 @@ def _cvb_clip(clip_id):
   const render = pyodide.globals.get("_cvb_render");
   const renderFirst = pyodide.globals.get("_cvb_render_first");
   const renderRest = pyodide.globals.get("_cvb_render_rest");
+  const typingOver = pyodide.globals.get("_cvb_typing_over");
+  const warmKeystroke = pyodide.globals.get("_cvb_warm_keystroke");
   const files = {
     score: pyodide.globals.get("_cvb_score_files"),
     text: pyodide.globals.get("_cvb_files_text"),
     clip: pyodide.globals.get("_cvb_clip"),
   };
   const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
-  return { render, renderFirst, renderRest, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return { render, renderFirst, renderRest, typingOver, warmKeystroke, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
@@ -325,6 +351,12 @@ def _cvb_clip(clip_id):
 //   run in one go, at most WARM_UP_MS: spread over tasks, they slowed the very keystrokes they are for.
 // - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
 //   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
+// - Drawings alone left an entrant's first keystrokes slow: a keystroke's own path (column reuse, the first
+//   part of the answer) was still cold, and in bench/editor.py the first ~10 of 60 keystrokes at 1,500
+//   characters took 3-5x the rest, the whole of a slow run's p95. So the warm-up first types, one character
+//   at a time as an entrant does (at most WARM_UP_TYPING_MS), then draws.
+const WARM_UP_KEYSTROKES = 40;
+const WARM_UP_TYPING_MS = 300;
 const WARM_UP_DRAWINGS = 6;
 const WARM_UP_MS = 400;
 const WARM_UP_CHARS = 1500;
@@ -340,6 +372,10 @@ function warmAfterFirstAnswer(engine) {
     const started = performance.now();
     try {
       engine.render("這个", "");
+      const typed = WARM_UP_CHARS - WARM_UP_KEYSTROKES;
+      for (let k = 1; k <= WARM_UP_KEYSTROKES && performance.now() - started < WARM_UP_TYPING_MS; k++) {
+        engine.warmKeystroke(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, typed + k));
+      }
       // Each with another hypothesis, so that no cache answers in the scorer's place.
       for (let drawn = 1; drawn <= WARM_UP_DRAWINGS && performance.now() - started < WARM_UP_MS; drawn++) {
         engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + drawn * 20));
@@ -408,12 +444,16 @@ onmessage = async (event) => {
     return; // The boot failure was already reported once.
   }
   const { type, id } = message;
+  // Work other than a keystroke runs with the cycle collector on (see _cvb_render_first).
+  if (type !== "render") engine.typingOver();
   if (type === "render") {
     clearTimeout(detailsTimer);
     const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true);
     if (answer(id, first)) {
       detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
       warmAfterFirstAnswer(engine);
+    } else {
+      engine.typingOver(); // no details follow a failed keystroke to turn the collector on again
     }
   } else if (type === "score-files") {
     const { reference, hypothesis } = message;
