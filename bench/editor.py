@@ -251,7 +251,8 @@ def one_run(
     """One run of every figure, each from its own fresh browser profile where it says cold. With
     ``keystrokes_only``, the keystroke figures alone, measured as in a whole run (a cold visit, then a warm
     one after a browser restart), without the page loads and reload the other figures take."""
-    run: dict[str, Any] = {}
+    # Other jobs on the machine slow every figure, the keystroke tail most: each run says how busy it began.
+    run: dict[str, Any] = {"load_average_1min_at_start": round(os.getloadavg()[0], 2)}
     loads = (
         ("bytes_page_load_never_reaching_the_editor", editor_url, False),
         ("bytes_page_without_editor", site.url(site.other_path), False),
