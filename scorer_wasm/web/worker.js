@@ -188,13 +188,6 @@ def _cvb_render_rest():
     finally:
         _cvb_typing_over()
 
-def _cvb_warm_keystroke(reference, hypothesis):
-    # What _cvb_render_first computes, for the warm-up below (warmAfterFirstAnswer): the details a real
-    # keystroke waits for are left alone.
-    from cvb_scorer.view import render_editor_parts
-
-    return render_editor_parts(reference=reference, hypothesis=hypothesis).first
-
 def _cvb_typing_over():
     # Idle time (typing paused, or the worker is asked for other work): collection as usual again.
     if not _cvb_gc.isenabled():
@@ -333,14 +326,13 @@ def _cvb_clip(clip_id):
   const renderFirst = pyodide.globals.get("_cvb_render_first");
   const renderRest = pyodide.globals.get("_cvb_render_rest");
   const typingOver = pyodide.globals.get("_cvb_typing_over");
-  const warmKeystroke = pyodide.globals.get("_cvb_warm_keystroke");
   const files = {
     score: pyodide.globals.get("_cvb_score_files"),
     text: pyodide.globals.get("_cvb_files_text"),
     clip: pyodide.globals.get("_cvb_clip"),
   };
   const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
-  return { render, renderFirst, renderRest, typingOver, warmKeystroke, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return { render, renderFirst, renderRest, typingOver, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
@@ -351,12 +343,6 @@ def _cvb_clip(clip_id):
 //   run in one go, at most WARM_UP_MS: spread over tasks, they slowed the very keystrokes they are for.
 // - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
 //   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
-// - Drawings alone left an entrant's first keystrokes slow: a keystroke's own path (column reuse, the first
-//   part of the answer) was still cold, and in bench/editor.py the first ~10 of 60 keystrokes at 1,500
-//   characters took 3-5x the rest, the whole of a slow run's p95. So the warm-up first types, one character
-//   at a time as an entrant does (at most WARM_UP_TYPING_MS), then draws.
-const WARM_UP_KEYSTROKES = 40;
-const WARM_UP_TYPING_MS = 300;
 const WARM_UP_DRAWINGS = 6;
 const WARM_UP_MS = 400;
 const WARM_UP_CHARS = 1500;
@@ -372,10 +358,6 @@ function warmAfterFirstAnswer(engine) {
     const started = performance.now();
     try {
       engine.render("這个", "");
-      const typed = WARM_UP_CHARS - WARM_UP_KEYSTROKES;
-      for (let k = 1; k <= WARM_UP_KEYSTROKES && performance.now() - started < WARM_UP_TYPING_MS; k++) {
-        engine.warmKeystroke(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, typed + k));
-      }
       // Each with another hypothesis, so that no cache answers in the scorer's place.
       for (let drawn = 1; drawn <= WARM_UP_DRAWINGS && performance.now() - started < WARM_UP_MS; drawn++) {
         engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + drawn * 20));
