@@ -162,37 +162,20 @@ from cvb_scorer.view import render_view as _cvb_render_view
 def _cvb_render(reference, hypothesis, mer=False):
     return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
 
-import gc as _cvb_gc
-
 _cvb_parts = None
 
 def _cvb_render_first(reference, hypothesis, mer=False):
     # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses.
-    # While typing, the cycle collector is off: a keystroke leaves no cyclic garbage (reference counting frees
-    # its objects; tests/scorer/test_view_editor_payload.py), yet it allocates enough to start a collection
-    # on every keystroke, and every few keystrokes one that walks older objects (measured in Chromium at
-    # 1,500 characters: 0.3-1 ms on most keystrokes, 5-17 ms on some, the slow tail of the redraw time).
-    # It is on again, the young objects collected, once typing pauses (_cvb_typing_over).
     global _cvb_parts
     from cvb_scorer.view import render_editor_parts
 
-    _cvb_gc.disable()
     _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
     return _cvb_parts.first
 
 def _cvb_render_rest():
     global _cvb_parts
     parts, _cvb_parts = _cvb_parts, None
-    try:
-        return parts.rest()
-    finally:
-        _cvb_typing_over()
-
-def _cvb_typing_over():
-    # Idle time (typing paused, or the worker is asked for other work): collection as usual again.
-    if not _cvb_gc.isenabled():
-        _cvb_gc.enable()
-        _cvb_gc.collect(0)
+    return parts.rest()
 `);
   // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
   // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
@@ -325,14 +308,13 @@ def _cvb_clip(clip_id):
   const render = pyodide.globals.get("_cvb_render");
   const renderFirst = pyodide.globals.get("_cvb_render_first");
   const renderRest = pyodide.globals.get("_cvb_render_rest");
-  const typingOver = pyodide.globals.get("_cvb_typing_over");
   const files = {
     score: pyodide.globals.get("_cvb_score_files"),
     text: pyodide.globals.get("_cvb_files_text"),
     clip: pyodide.globals.get("_cvb_clip"),
   };
   const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
-  return { render, renderFirst, renderRest, typingOver, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return { render, renderFirst, renderRest, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
@@ -426,16 +408,12 @@ onmessage = async (event) => {
     return; // The boot failure was already reported once.
   }
   const { type, id } = message;
-  // Work other than a keystroke runs with the cycle collector on (see _cvb_render_first).
-  if (type !== "render") engine.typingOver();
   if (type === "render") {
     clearTimeout(detailsTimer);
     const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true);
     if (answer(id, first)) {
       detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
       warmAfterFirstAnswer(engine);
-    } else {
-      engine.typingOver(); // no details follow a failed keystroke to turn the collector on again
     }
   } else if (type === "score-files") {
     const { reference, hypothesis } = message;

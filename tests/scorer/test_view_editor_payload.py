@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Callable
 from html.parser import HTMLParser
 
 import pytest
@@ -97,51 +95,6 @@ def test_the_two_part_answer_merges_into_the_whole_on_generated_text(
     reference: str, hypothesis: str, mer: bool
 ) -> None:
     _parts_merge_into_the_whole(reference, hypothesis, mer)
-
-
-def _leaves_cyclic_garbage(work: Callable[[], object]) -> int:
-    """How many objects ``work`` left unreachable in reference cycles (only the cycle collector frees them)."""
-    gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        work()
-        return gc.collect()
-    finally:
-        if enabled:
-            gc.enable()
-
-
-# The worker turns the cycle collector off while an entrant types (worker.js, _cvb_render_first) and on again
-# when typing pauses: that is free only while a keystroke's answer leaves no garbage in reference cycles.
-@settings(max_examples=40, deadline=None)
-@given(
-    st.text(_ALPHABET, min_size=1, max_size=40),
-    st.lists(st.tuples(st.integers(0, 60), st.text(_ALPHABET, max_size=2)), min_size=1, max_size=12),
-    st.booleans(),
-)
-def test_typing_leaves_no_garbage_for_the_cycle_collector(
-    reference: str, edits: list[tuple[int, str]], mer: bool
-) -> None:
-    def type_edits() -> None:
-        hypothesis = reference
-        for at, typed in edits:
-            # Typed at a place, or a character deleted there when nothing is typed.
-            at = min(at, len(hypothesis))
-            hypothesis = hypothesis[:at] + typed + hypothesis[at + (not typed) :]
-            parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
-            parts.rest()
-            render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
-
-    assert _leaves_cyclic_garbage(type_edits) == 0
-
-
-def test_the_garbage_check_sees_a_cycle() -> None:
-    def make_cycle() -> None:
-        cycle: list[object] = []
-        cycle.append(cycle)
-
-    assert _leaves_cyclic_garbage(make_cycle) == 1
 
 
 def _kept_hypotheses(reference: str) -> list[object]:
