@@ -5,8 +5,8 @@ Measured: the command users run, ``cvb-score REF HYP --json`` as a whole process
 reading and parsing the files, normalisation, alignment, the bootstrap, writing the report), against
 ``jiwer.cer`` as a whole process reading the same files, in alternating rounds, on 1,000 clips of 500
 characters and on HKCanCor's 16,000-odd utterances (and, as a floor for the same alignment work, jiwer's
-character alignment with its S/D/I split plus a second token alignment), and on the 1,000 clips with the hypotheses (then both sides)
-written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
+character alignment with its S/D/I split plus a second token alignment), and on the 1,000 clips with the
+hypotheses (then both sides) written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
 reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone, on each of its
 routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import cost and both
 routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every figure is in
