@@ -243,10 +243,16 @@ def mer_token_texts(text: str) -> list[str]:
     return out
 
 
-# Runs of ASCII letters, digits, ``.`` and ``%`` in a text of Han and ASCII: the only places a token of several
-# characters can be. What ``_ASCII_TOKEN`` makes of a run depends on the run alone (its look-arounds see no digit
-# on either side of it, in the run as in the text).
-_ASCII_WORDS = re.compile("[0-9A-Za-z.%]{2,}")
+# The tokens of several characters in a text of Han and ASCII letters, digits, spaces, ``.`` and ``%``: a Latin
+# word of two letters or more, a number of two characters or more (``_ASCII_TOKEN``'s digit rule with at least
+# one more character). Scanning the whole text finds exactly the tokens of several characters that
+# ``_ASCII_TOKEN`` makes of each run of those characters: a token starts where a run does or where the token
+# before it ends, and where a scan skips a character (a lone letter, a lone digit, ``.``, ``%``), that
+# character is a token of its own. (The first character is matched before the alternatives, so that the engine
+# scans for letters and digits instead of trying both alternatives at every Han character.)
+_LONG_ASCII_TOKEN = re.compile(
+    r"([0-9A-Za-z](?:(?<=[A-Za-z])[A-Za-z]+|(?<=[0-9])(?:[0-9]|(?<=[0-9])\.(?=[0-9])|(?<=[0-9])%+)+))"
+)
 
 
 def coded_token_string(text: str, code: Callable[[str], str]) -> str:
@@ -256,11 +262,7 @@ def coded_token_string(text: str, code: Callable[[str], str]) -> str:
     hundred one-character strings per clip."""
     if _NOT_HAN_OR_ASCII.search(text) is not None:
         return "".join(token if len(token) == 1 else code(token) for token in mer_token_texts(text))
-    out: list[str] = []
-    pos = 0
-    for match in _ASCII_WORDS.finditer(text):
-        out.append(text[pos : match.start()])
-        out.extend(token if len(token) == 1 else code(token) for token in _ASCII_TOKEN.findall(match.group()))
-        pos = match.end()
-    out.append(text[pos:])
-    return "".join(out).replace(" ", "")
+    # Split on the long tokens (captured, so they are every other part) and code them in place, in order.
+    parts = _LONG_ASCII_TOKEN.split(text)
+    parts[1::2] = map(code, parts[1::2])
+    return "".join(parts).replace(" ", "")

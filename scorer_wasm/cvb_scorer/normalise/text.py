@@ -60,6 +60,12 @@ _STABLE_HAN = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES if lo not 
 _UNSTABLE = re.compile(f"[^\x20-\x7e{_STABLE_HAN}]")
 
 
+def is_stable(text: str) -> bool:
+    """Whether ``text`` is made only of printable ASCII and Han other than the compatibility ideographs, which
+    the cleanup, the list commas and NFKC all leave alone."""
+    return _UNSTABLE.search(text) is None
+
+
 def nfkc(text: str) -> str:
     """NFKC on the pinned Unicode tables: full-width forms to half-width, compatibility ideographs to unified."""
     if text.isascii() or _UNSTABLE.search(text) is None:
@@ -107,11 +113,17 @@ def _lower_table() -> dict[int, str]:
 
 
 _UPPER_CANDIDATES = re.compile("[A-Z\u00c0-\u024f]+")
+_BEYOND_ASCII_CANDIDATE = re.compile("[\u00c0-\u024f]")
 
 
 def lowercase_latin(text: str) -> str:
     if text.isascii():
         return text.lower()
+    if _BEYOND_ASCII_CANDIDATE.search(text) is None:
+        # Only ASCII letters to lowercase (most code-switched text): in UTF-8 every byte below 0x80 is an ASCII
+        # character and every other character is bytes of 0x80 and above, which ``bytes.lower`` leaves alone,
+        # so the round trip lowercases exactly A-Z, in C (a lone surrogate passes through unchanged).
+        return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
     # Only the runs of candidates are translated, not every character of a mostly Han text.
     return _UPPER_CANDIDATES.sub(_lower_run, text)
 
