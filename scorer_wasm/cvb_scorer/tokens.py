@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from cvb_scorer._unicode import ud
@@ -39,8 +39,43 @@ CANTONESE_CHARS = frozenset(
 )
 
 
+def ranges_of(code_points: Iterable[int]) -> list[tuple[int, int]]:
+    """Code points as sorted, merged inclusive ranges."""
+    out: list[tuple[int, int]] = []
+    for cp in sorted(set(code_points)):
+        if out and out[-1][1] == cp - 1:
+            out[-1] = (out[-1][0], cp)
+        else:
+            out.append((cp, cp))
+    return out
+
+
+def without(ranges: Iterable[tuple[int, int]], code_points: Iterable[int]) -> list[tuple[int, int]]:
+    """``ranges`` minus ``code_points``."""
+    holes = sorted(set(code_points))
+    out: list[tuple[int, int]] = []
+    for lo, hi in ranges:
+        for cp in holes:
+            if lo <= cp <= hi:
+                if lo < cp:
+                    out.append((lo, cp - 1))
+                lo = cp + 1
+        if lo <= hi:
+            out.append((lo, hi))
+    return out
+
+
+def class_body(ranges: Iterable[tuple[int, int]]) -> str:
+    """Inclusive code-point ranges as the inside of a regular-expression character class. Written as ranges
+    rather than one character after another, a class is parsed and compiled much faster (the module's import
+    is part of every ``cvb-score`` run)."""
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
+    )
+
+
 # The same blocks as a regular-expression character class.
-HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES)
+HAN_CLASS = class_body(HAN_RANGES)
 
 
 class TokenClass(enum.Enum):
@@ -112,7 +147,7 @@ class _CodeTable(dict[int, str]):
 
 
 _CODES = _CodeTable()
-_CANTONESE_RE = re.compile("[" + "".join(sorted(CANTONESE_CHARS)) + "]")
+_CANTONESE_RE = re.compile(f"[{class_body(ranges_of(map(ord, CANTONESE_CHARS)))}]")
 # Han with printable ASCII but no "?" (most text after normalisation, code-switched or not) is coded without a
 # lookup per character: encoding to ASCII turns each Han character into "?" in C, one byte translation codes
 # every character, and only the Cantonese-specific characters, a small share, are then marked one by one.

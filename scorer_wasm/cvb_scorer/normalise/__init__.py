@@ -87,13 +87,13 @@ class Normalised:
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (re.compile(r"\$"), drop_currency_prefixes),
-    (re.compile("[A-Z\u00c0-\u024f]"), lowercase_latin),
+    (None, lowercase_latin),  # finds what to lowercase in C itself
     (re.compile(","), join_thousands),
     (re.compile("[-.]"), join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
     (None, strip_punctuation),  # scans for a gap itself
-    (re.compile("[蚊元]"), drop_currency_words),
+    (None, drop_currency_words),  # looks for 蚊 and 元 itself
     (None, nfkc),  # scans for a character NFKC could change itself
 )
 

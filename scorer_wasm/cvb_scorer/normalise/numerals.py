@@ -419,7 +419,9 @@ def join_thousands(text: str) -> str:
     return THOUSANDS.sub("", text) if "," in text else text
 
 
-CURRENCY_RUN = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+")
+# A run of 蚊/元 right after a number; the look-behind sits after the first word, so the engine scans for the
+# words (the same matches: a run after a digit starts at its first word).
+CURRENCY_RUN = re.compile(f"[{_CURRENCY_CLASS}](?<=[0-9%][{_CURRENCY_CLASS}])[{_CURRENCY_CLASS}]*")
 
 
 def drop_currency(match: re.Match[str]) -> str:

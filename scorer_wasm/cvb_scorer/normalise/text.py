@@ -8,7 +8,7 @@ from functools import cache
 
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_code
+from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_body, class_code, ranges_of, without
 
 SPACE = " "
 _WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
@@ -113,17 +113,24 @@ def _lower_table() -> dict[int, str]:
 
 
 _UPPER_CANDIDATES = re.compile("[A-Z\u00c0-\u024f]+")
-_BEYOND_ASCII_CANDIDATE = re.compile("[\u00c0-\u024f]")
+# Every byte but the UTF-8 lead bytes of U+00C0 to U+027F (0xC3 to 0xC9), which covers Latin-1's letters and
+# Latin Extended-A and -B: deleting them leaves nothing when a text has none of those letters.
+_NOT_LATIN_LEAD = bytes(b for b in range(256) if not 0xC3 <= b <= 0xC9)
 
 
 def lowercase_latin(text: str) -> str:
     if text.isascii():
         return text.lower()
-    if _BEYOND_ASCII_CANDIDATE.search(text) is None:
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (the cleanup removes them before this rule)
+        data = b"\xc3"
+    if not data.translate(None, _NOT_LATIN_LEAD):
         # Only ASCII letters to lowercase (most code-switched text): in UTF-8 every byte below 0x80 is an ASCII
         # character and every other character is bytes of 0x80 and above, which ``bytes.lower`` leaves alone,
-        # so the round trip lowercases exactly A-Z, in C (a lone surrogate passes through unchanged).
-        return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
+        # so lowercasing the bytes lowercases exactly A-Z, in C.
+        lowered = data.lower()
+        return text if lowered == data else lowered.decode("utf-8")
     # Only the runs of candidates are translated, not every character of a mostly Han text.
     return _UPPER_CANDIDATES.sub(_lower_run, text)
 
@@ -203,14 +210,15 @@ def _word_like(ch: str) -> bool:
 # characters that cannot be part of a number: what a removed gap leaves depends only on the characters on
 # either side of it, and between two such characters it leaves nothing (no space, no ``.`` or ``%``). Most of
 # a transcript's punctuation is this; removing it in one C-level pass leaves the loop below the few others.
-_USUAL_GAPS = "".join(
-    re.escape(ch)
-    for ch in map(
-        chr, (*range(0x20, 0x7F), *range(0x2010, 0x2028), *range(0x3000, 0x3040), *range(0xFF01, 0xFF66))
+_USUAL_GAPS = class_body(
+    ranges_of(
+        cp
+        for cp in (*range(0x20, 0x7F), *range(0x2010, 0x2028), *range(0x3000, 0x3040), *range(0xFF01, 0xFF66))
+        if is_gap(chr(cp))
     )
-    if is_gap(ch)
 )
-_PLAIN_HAN = f"(?:(?![{''.join(sorted(_NUMBERISH))}])[{HAN_CLASS}])"
+# Han that cannot be part of a number, as one class (the Han ranges with holes at the numerals and 點).
+_PLAIN_HAN = f"[{class_body(without(HAN_RANGES, map(ord, _NUMBERISH)))}]"
 # The look-behind sits after the first mark, so the engine scans for a mark before it tries one (twice as fast).
 _GAP_BETWEEN_PLAIN_HAN = re.compile(
     f"[{_USUAL_GAPS}](?<={_PLAIN_HAN}[{_USUAL_GAPS}])[{_USUAL_GAPS}]*(?={_PLAIN_HAN})"
