@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import NamedTuple
 
 from cvb_scorer._unicode import ud
@@ -148,10 +149,18 @@ class _CodeTable(dict[int, str]):
 
 _CODES = _CodeTable()
 _CANTONESE_RE = re.compile(f"[{class_body(ranges_of(map(ord, CANTONESE_CHARS)))}]")
+
+
 # Han with printable ASCII but no "?" (most text after normalisation, code-switched or not) is coded without a
 # lookup per character: encoding to ASCII turns each Han character into "?" in C, one byte translation codes
 # every character, and only the Cantonese-specific characters, a small share, are then marked one by one.
-_NEEDS_TABLE = re.compile(f"[^{HAN_CLASS}\x20-\x3e\x40-\x7e]")
+# (Compiled on first use: ``cvb-score`` seldom needs it, and a class of the Han blocks costs a millisecond or
+# two to compile.)
+@cache
+def _needs_table() -> re.Pattern[str]:
+    return re.compile(f"[^{HAN_CLASS}\x20-\x3e\x40-\x7e]")
+
+
 _ASCII_CODE_BYTES = bytes.maketrans(
     bytes(range(0x20, 0x7F)),
     "".join("H" if cp == 0x3F else _code(chr(cp)) for cp in range(0x20, 0x7F)).encode(),
@@ -194,7 +203,7 @@ def class_codes(text: str) -> str:
     (other), a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
     single-character class, so tokenisation keeps it with its base). ``.`` between digits and ``%`` after a
     digit are digits."""
-    if _NEEDS_TABLE.search(text) is None:
+    if _needs_table().search(text) is None:
         codes = _han_and_ascii_codes(text)
     else:
         codes = text.translate(_CODES)
