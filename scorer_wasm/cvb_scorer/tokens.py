@@ -244,7 +244,9 @@ def mer_tokens(text: str) -> list[Token]:
 
 _MULTI = re.compile("[^HCO]")
 _NOT_HAN_OR_PLAIN = re.compile(f"[^{HAN_CLASS}0-9A-Za-z ]")
-_ASCII_RUN = re.compile("[A-Za-z]{2}|[0-9]{2}")
+# Two ASCII letters or two digits side by side; the first character is matched before the alternatives, so
+# that the engine scans for letters and digits instead of trying both alternatives at every character.
+_ASCII_RUN = re.compile("[0-9A-Za-z](?:(?<=[A-Za-z])[A-Za-z]|(?<=[0-9])[0-9])")
 _RUN_TOKEN = re.compile(r"L+|D+|[HCO][hco]+")
 
 
