@@ -62,11 +62,11 @@ class CharacterSet:
 
     def found_in(self, text: str) -> bool:
         return self.bmp.search(text) is not None or (
-            bool(self.beyond) and any(ch in self.beyond for ch in _BEYOND_BMP.findall(text))
+            bool(self.beyond) and not self.beyond.isdisjoint(_BEYOND_BMP.findall(text))
         )
 
     def count_in(self, text: str) -> int:
-        beyond = sum(ch in self.beyond for ch in _BEYOND_BMP.findall(text)) if self.beyond else 0
+        beyond = sum(map(self.beyond.__contains__, _BEYOND_BMP.findall(text))) if self.beyond else 0
         return len(self.bmp.findall(text)) + beyond
 
 
