@@ -284,8 +284,9 @@ _COMMA_RANGE = re.compile(
 )
 
 
-# What every match of ``_COMMA_RANGE`` has, found by scanning for the comma first: the fast path's trigger.
-COMMA_BETWEEN_RANGE_WORDS = re.compile(f"[,、](?<={_RANGE_WORD}[,、]){_RANGE_WORD}")
+# What every match of ``_COMMA_RANGE`` has, a comma between two range words: the fast path's trigger (found by
+# scanning for the words, fewer in a transcript than its commas).
+COMMA_BETWEEN_RANGE_WORDS = re.compile(f"{_RANGE_WORD}[,、](?={_RANGE_WORD})")
 
 
 def join_comma_ranges(text: str) -> str:
