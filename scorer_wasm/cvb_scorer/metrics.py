@@ -11,6 +11,7 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
@@ -349,6 +350,7 @@ def _one_per_character(ref: Normalised, hyp: Normalised, tokens: _Tokens) -> boo
 # Where the characters that stand for tokens of several characters are taken from: the supplementary private
 # use planes, then the BMP's private use area (a character a pair's texts have is skipped).
 _CODE_POINTS = (range(0xF0000, 0x110000), range(0xE000, 0xF900))
+_CODE_CANDIDATE = re.compile("[\U000f0000-\U0010ffff\ue000-\uf8ff]")
 
 
 def _mer_sequences(ref: Normalised, hyp: Normalised) -> tuple[Sequence[str], Sequence[str]] | None:
@@ -362,13 +364,15 @@ def _mer_sequences(ref: Normalised, hyp: Normalised) -> tuple[Sequence[str], Seq
     if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
         return None
     codes: dict[str, str] = {}
-    free = (chr(cp) for part in _CODE_POINTS for cp in part)
-    texts = (ref.text, hyp.text)
+    # The candidates the texts have (almost always none), found in one scan of each text.
+    taken = {*_CODE_CANDIDATE.findall(ref.text), *_CODE_CANDIDATE.findall(hyp.text)}
+    free = (ch for part in _CODE_POINTS for ch in map(chr, part) if ch not in taken)
 
     def code(token: str) -> str:
-        if token not in codes:
-            codes[token] = next(ch for ch in free if ch not in texts[0] and ch not in texts[1])
-        return codes[token]
+        ch = codes.get(token)
+        if ch is None:
+            ch = codes[token] = next(free)
+        return ch
 
     try:
         sequences = (coded_token_string(ref.text, code), coded_token_string(hyp.text, code))
