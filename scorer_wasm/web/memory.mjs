@@ -23,12 +23,25 @@ function grown(result, bytes) {
 }
 
 // `bytes` may be a promise (the snapshot still on its way): Pyodide has it before it instantiates anything.
-export async function withMemoryOf(bytes, start) {
+//
+// `compiled`, when given, is a promise of pyodide.asm.wasm already compiled (WebAssembly.compileStreaming of the
+// same address, started while the snapshot was still arriving): Pyodide compiles its module only once it has
+// the whole snapshot, so its own compiling would follow the snapshot's inflating instead of running beside it.
+// Its own response for the same file is then not read. Should the compiling have failed, Pyodide's own runs.
+export async function withMemoryOf(bytes, start, compiled = null) {
   const { instantiate, instantiateStreaming } = WebAssembly;
   WebAssembly.instantiate = async (...args) => grown(await instantiate.apply(WebAssembly, args), await bytes);
   if (instantiateStreaming) {
-    WebAssembly.instantiateStreaming = async (...args) =>
-      grown(await instantiateStreaming.apply(WebAssembly, args), await bytes);
+    WebAssembly.instantiateStreaming = async (source, imports) => {
+      const response = await source;
+      const module = response?.url?.endsWith("/pyodide.asm.wasm") ? await compiled?.catch(() => null) : null;
+      if (module instanceof WebAssembly.Module) {
+        response.body?.cancel().catch(() => {});
+        const instance = await instantiate.call(WebAssembly, module, imports);
+        return grown({ instance, module }, await bytes);
+      }
+      return grown(await instantiateStreaming.call(WebAssembly, response, imports), await bytes);
+    };
   }
   try {
     return await start();
