@@ -185,6 +185,13 @@ def intent_to_interactive(timings: dict[str, Any]) -> float:
     return round(max(0.0, timings["interactive_ms"] - intent), 1)
 
 
+def between(timings: dict[str, Any], start: str, end: str) -> float | None:
+    """Milliseconds from one mark to another; None when the page has not marked both (an older worker)."""
+    if timings[start] is None or timings[end] is None:
+        return None
+    return round(timings[end] - timings[start], 1)
+
+
 def python_start(timings: dict[str, Any]) -> float:
     """The worker's own start-up, from its creation to "ready", whenever it was created."""
     return round(timings["engine_ready_ms"] - timings["worker_start_ms"], 1)
@@ -268,14 +275,12 @@ def one_run(
                 run["warm_reload_python_start_ms"] = python_start(reload)
                 # Where the worker's start-up goes: reading and inflating the snapshot (from the worker's
                 # start), restoring Python from it, and what follows until "ready".
-                run["warm_reload_snapshot_inflated_after_ms"] = round(
-                    reload["snapshot_inflated_ms"] - reload["worker_start_ms"], 1
+                run["warm_reload_snapshot_inflated_after_ms"] = between(
+                    reload, "worker_start_ms", "snapshot_inflated_ms"
                 )
-                run["warm_reload_restore_ms"] = round(
-                    reload["python_restored_ms"] - reload["snapshot_inflated_ms"], 1
-                )
-                run["warm_reload_restored_to_ready_ms"] = round(
-                    reload["engine_ready_ms"] - reload["python_restored_ms"], 1
+                run["warm_reload_restore_ms"] = between(reload, "snapshot_inflated_ms", "python_restored_ms")
+                run["warm_reload_restored_to_ready_ms"] = between(
+                    reload, "python_restored_ms", "engine_ready_ms"
                 )
                 context.close()
                 context = playwright.chromium.launch_persistent_context(profile, **launch)
@@ -386,6 +391,7 @@ def main() -> int:
         "figures": {
             key: {"median": statistics.median(r[key] for r in runs), "worst": max(r[key] for r in runs)}
             for key in runs[0]
+            if all(r[key] is not None for r in runs)
         },
         "per_run": runs,
         "bytes_note": (
