@@ -11,7 +11,7 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
@@ -30,6 +30,7 @@ from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplifi
 from cvb_scorer.normalise.fold import fold_reference
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
+from cvb_scorer.progress import Progress, counted
 from cvb_scorer.tokens import (
     CLASS_OF_CODE,
     TokenClass,
@@ -395,12 +396,15 @@ class CorpusScore(_Rates):
         return self.covered / len(self.clips) if self.clips else 0.0
 
 
-def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
+def score_corpus(
+    pairs: Sequence[tuple[str, str, str | None]], *, progress: Progress | None = None
+) -> CorpusScore:
     """Score (id, reference, hypothesis or None) triples at corpus level: each clip as ``score_clip`` scores
-    it, with the alignments of all clips counted together (``edit_counts_many``)."""
+    it, with the alignments of all clips counted together (``edit_counts_many``). ``progress`` hears of each
+    clip read (``cvb_scorer.progress``)."""
     rows = [
         (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
-        for cid, ref, hyp in pairs
+        for cid, ref, hyp in counted(pairs, phase="clips", total=len(pairs), progress=progress)
     ]
     cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
     # The clips whose MER tokens are not all one character need an alignment of their own.

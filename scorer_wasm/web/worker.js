@@ -261,90 +261,22 @@ def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
     globals()["_cvb_placed"] = (ref, hyp)
 
 
-def _cvb_cli(*options):
+def _cvb_cli(*options, progress=None):
     from cvb_scorer import cli
 
     out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
     with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
-        code = cli.main([*options, "--", *_cvb_placed])
+        code = cli.main([*options, "--", *_cvb_placed], progress=progress)
     if code != 0:
         return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
     return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
 
 
 def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None):
+    # \`report(phase, done, total)\` moves the page's bar: the CLI calls it at most once per whole percent of
+    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress).
     _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
-    with _cvb_progress(report):
-        return _cvb_cli("--json")
-
-
-@_cvb_contextlib.contextmanager
-def _cvb_progress(report):
-    # Progress for the page's bar, observed without changing what runs: the CLI's own scoring functions are
-    # wrapped for the length of one job so that they count as they go (clips read, the bootstrap's random
-    # lanes drawn, clips written to the report). \`report(phase, done, total)\` is called only when the whole
-    # percent changes, so a 16,000-clip run sends a few hundred messages, not one per clip. If the scorer
-    # ever renames what is wrapped here, the run still gives the same bytes, only without a moving bar.
-    from cvb_scorer import report as _report, stats as _stats
-
-    if report is None or not all(hasattr(m, n) for m, n in ((_report, "score_corpus"), (_report, "_clip_dict"), (_stats, "_lanes"), (_stats, "resample_sums"), (_stats, "lane_bits"))):
-        yield
-        return
-    saved = (_report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums)
-    last = [None]
-
-    def tell(phase, done, total):
-        step = (phase, done * 100 // total if total else 0)
-        if step != last[0]:
-            last[0] = step
-            report(phase, done, total)
-
-    def score_corpus(pairs, *args, **kwargs):
-        pairs = list(pairs)
-        total = len(pairs)
-
-        def counted():
-            for done, pair in enumerate(pairs, 1):
-                tell("clips", done, total)
-                yield pair
-
-        return saved[0](counted(), *args, **kwargs)
-
-    written = [0, 0]
-
-    def clip_dict(clip, *args, **kwargs):
-        written[0] += 1
-        tell("report", written[0], written[1])
-        return saved[1](clip, *args, **kwargs)
-
-    def report_dict(report_):
-        written[:] = [0, len(report_.corpus.clips)]
-        return saved_report_dict(report_)
-
-    drawn = {"bits": 0, "per_resample": 1, "resamples": 0, "chunks": 0}
-    chunk_bits = getattr(_stats, "_CHUNK_BITS", 0)
-
-    def lanes(seed, bits):
-        for chunk in saved[2](seed, bits):
-            drawn["chunks"] += 1
-            if chunk_bits and drawn["resamples"]:
-                # Lanes drawn so far, in resamples' worth (a few lanes are rejected, so this runs a little ahead).
-                done = min(drawn["resamples"], drawn["chunks"] * (chunk_bits // bits) // drawn["per_resample"])
-                tell("bootstrap", done, drawn["resamples"])
-            yield chunk
-
-    def resample_sums(values, *, resamples, seed, **kwargs):
-        drawn.update(per_resample=max(1, len(values)), resamples=resamples, chunks=0)
-        return saved[3](values, resamples=resamples, seed=seed, **kwargs)
-
-    saved_report_dict = _report.report_dict
-    _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = score_corpus, clip_dict, lanes, resample_sums
-    _report.report_dict = report_dict
-    try:
-        yield
-    finally:
-        _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = saved
-        _report.report_dict = saved_report_dict
+    return _cvb_cli("--json", progress=report)
 
 
 def _cvb_files_text():
