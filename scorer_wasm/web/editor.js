@@ -85,7 +85,7 @@ const engine = {
 
   // A reader whose browser keeps this site's runtime (the service worker keeps it once the editor has been
   // used, and answers it from disk) gets Python started as soon as an editor comes into view rather than on
-  // intent: nothing is downloaded for it, and a return visit is ready sooner. The worker itself checks that
+  // intent: nothing is downloaded for it, and a return visit is ready sooner (full editors only; see mount). The worker itself checks that
   // every runtime file the current manifest names is kept before it fetches any (KEPT_ONLY), and otherwise
   // answers "not-kept" and stops. Never with the data saver on.
   startIfKept(root) {
@@ -298,7 +298,8 @@ class Editor {
     for (const event of engine.events) this.state = S.next(this.state, event);
     const restore = this.ownsFragment ? S.decodeFragment(location.hash) : null;
     this.dispatch(restore ?? { type: "mounted" });
-    engine.startIfKept(root);
+    // Not for the home page's compact box: a reader passing by it is not there to use it.
+    if (!this.state.compact) engine.startIfKept(root);
   }
 
   dispatch(event) {

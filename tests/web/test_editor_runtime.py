@@ -210,3 +210,15 @@ def test_with_the_data_saver_on_a_kept_runtime_still_waits_for_the_button(
     page.wait_for_timeout(1500)
     assert "cvb:worker-start" not in page.evaluate(MARKS)
     assert page.locator(FULL).first.get_attribute("data-cvb-engine") == "idle"
+
+
+def test_the_compact_box_does_not_start_python_without_intent_even_with_the_runtime_kept(
+    site: editor_site.Site, page: Any
+) -> None:
+    first_visit_kept(site, page)
+    compact = site.pages_with_compact_editor()
+    assert compact, "no page has the compact editor"
+    page.goto(site.url(compact[0]))
+    page.locator(".cvb-editor--compact").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(1500)
+    assert "cvb:worker-start" not in page.evaluate(MARKS)
