@@ -130,7 +130,11 @@ async function fetchSnapshot(url, expected) {
     throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
   }
   const [packedStream, inflating] = response.body.tee();
-  const memory = new Response(inflating.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  // Room for the inflated bytes: the snapshot's heap packs about four to one, so eight times the packed size
+  // leaves a margin (memory.mjs, inflateAll).
+  const packedBytes = Number(response.headers.get("content-length")) || 16 * 2 ** 20;
+  const { inflateAll } = await memoryModule;
+  const memory = inflateAll(inflating, 8 * packedBytes);
   memory.catch(() => {}); // a damaged stream fails the hash below first, or surfaces when awaited
   const packed = await new Response(packedStream).arrayBuffer();
   reached("snapshot-fetched");
@@ -139,7 +143,7 @@ async function fetchSnapshot(url, expected) {
   if (digest && hex(digest) !== expected) {
     throw new Error(`The start-up snapshot served here has sha256 ${hex(digest)}, not the ${expected} of this build.`);
   }
-  const inflated = new Uint8Array(await memory);
+  const inflated = await memory;
   reached("snapshot-inflated");
   return inflated;
 }

@@ -129,3 +129,61 @@ def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_no
     assert result.returncode == 1, result.stderr
     assert "cannot draw without the wheels' files installed: ModuleNotFoundError" in result.stderr
     assert not out.exists()
+
+
+INFLATE_ALL = """
+import { inflateAll } from %s;
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+
+// Each case's packed bytes, fed in pieces of a given size, inflated with a given room; printed as hash and length.
+for (const { path, piece, room } of JSON.parse(process.argv[1])) {
+  const packed = readFileSync(path);
+  const stream = new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < packed.length; at += piece) controller.enqueue(packed.subarray(at, at + piece));
+      controller.close();
+    },
+  });
+  const out = await inflateAll(stream, room);
+  console.log(createHash("sha256").update(out).digest("hex"), out.byteLength);
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_workers_inflating_gives_the_bytes_gzip_gives(tmp_path: Path, seed: int) -> None:
+    # memory.mjs inflateAll (into one buffer, growing it when the guess was short) against Python's gzip, the
+    # plain reference, on generated memory-like bytes: runs of zeros between random and repetitive stretches.
+    import hashlib
+    import random
+
+    rng = random.Random(seed)
+    cases = []
+    for index in range(4):
+        parts = []
+        for _ in range(rng.randint(1, 12)):
+            kind = rng.choice(["zeros", "random", "text"])
+            size = rng.choice([0, 1, 255, 4096, 65_537, 300_000])
+            if kind == "zeros":
+                parts.append(bytes(size))
+            elif kind == "random":
+                parts.append(rng.randbytes(size))
+            else:
+                parts.append((b"cvb_scorer " * (size // 11 + 1))[:size])
+        raw = b"".join(parts)
+        path = tmp_path / f"{index}.gz"
+        path.write_bytes(gzip.compress(raw, compresslevel=rng.choice([1, 6, 9])))
+        # Room: none to speak of (grows), about right, and far more than needed.
+        room = rng.choice([0, len(raw), len(raw) // 3, 8 * len(raw) + 1])
+        cases.append(({"path": str(path), "piece": rng.choice([333, 4096, 65_536]), "room": room}, raw))
+    script = INFLATE_ALL % json.dumps((editor_site.WEB / "memory.mjs").as_uri())
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script, json.dumps([case for case, _ in cases])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got = out.stdout.split()
+    want = [x for _, raw in cases for x in (hashlib.sha256(raw).hexdigest(), str(len(raw)))]
+    assert got == want
