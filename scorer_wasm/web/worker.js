@@ -130,11 +130,11 @@ async function fetchSnapshot(url, expected) {
     throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
   }
   const [packedStream, inflating] = response.body.tee();
-  // Room for the inflated bytes: the snapshot's heap packs about four to one, so eight times the packed size
-  // leaves a margin (memory.mjs, inflateAll).
-  const packedBytes = Number(response.headers.get("content-length")) || 16 * 2 ** 20;
+  // Room for the inflated bytes: the snapshot's heap packs about four to one (memory.mjs, inflateAll; a
+  // snapshot that packs tighter costs one more copy, nothing else).
+  const packedBytes = Number(response.headers.get("content-length")) || 12 * 2 ** 20;
   const { inflateAll } = await memoryModule;
-  const memory = inflateAll(inflating, 8 * packedBytes);
+  const memory = inflateAll(inflating, 5 * packedBytes);
   memory.catch(() => {}); // a damaged stream fails the hash below first, or surfaces when awaited
   const packed = await new Response(packedStream).arrayBuffer();
   reached("snapshot-fetched");
