@@ -3,8 +3,9 @@ bench/results/editor.json and print it.
 
 Figures, as the median and the worst of five runs: bytes fetched by a page load that never reaches the editor
 (and by a page without one), bytes fetched to use the editor, intent (focus) to interactive cold (fresh
-profile) and warm (the same profile after a browser restart), warm reload to interactive, the first edit after
-ready that needs OpenCC's converter, keystroke-to-redraw p95 at 1,500 reference characters and main-thread
+profile) and warm (the same profile after a browser restart), warm reload to interactive (and where its time
+goes: the worker's start, reading and inflating the snapshot, restoring Python, the rest until ready), the
+worker's own start-up to "ready" (python_start_*), the first edit after ready that needs OpenCC's converter, keystroke-to-redraw p95 at 1,500 reference characters and main-thread
 long tasks while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode
 against the CLI, once (it takes minutes).
 """
@@ -48,7 +49,10 @@ READ_TIMINGS = """
     first_contentful_paint_ms: paint('first-contentful-paint'),
     dom_content_loaded_ms: nav ? nav.domContentLoadedEventEnd : null,
     editor_accepts_input_ms: mark('cvb:mounted'),
+    intent_ms: mark('cvb:intent'),
     worker_start_ms: mark('cvb:worker-start'),
+    snapshot_inflated_ms: mark('cvb:worker-snapshot-inflated'),
+    python_restored_ms: mark('cvb:worker-restored'),
     pyodide_loading_from_ms: mark('cvb:stage-runtime'),
     wheels_loading_from_ms: mark('cvb:stage-wheels'),
     engine_ready_ms: mark('cvb:engine-ready'),
@@ -172,6 +176,13 @@ FULL_EDITOR = "[data-cvb-editor]:not(.cvb-editor--compact)"
 RUNTIME_PATHS = ("/assets/runtime/", "/assets/pyodide/")
 
 
+# Whether the service worker controls the page and keeps every runtime file named (any of the site's caches).
+RUNTIME_KEPT = """
+async (urls) => Boolean(navigator.serviceWorker.controller)
+  && (await Promise.all(urls.map((url) => caches.match(url)))).every(Boolean)
+"""
+
+
 def wait_interactive(page: Any) -> None:
     page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-state="live"]', timeout=120_000)
 
@@ -195,7 +206,23 @@ def visit(context: Any, url: str, *, interactive: bool = True) -> dict[str, Any]
 
 
 def intent_to_interactive(timings: dict[str, Any]) -> float:
-    return round(timings["interactive_ms"] - timings["worker_start_ms"], 1)
+    """From the reader's intent (the focus) to the live editor. A reader whose runtime the service worker keeps
+    has Python started as soon as the editor is in view (editor.js, startIfKept), so the worker may start
+    before the intent, and the editor may even be live before it (0)."""
+    intent = timings["intent_ms"] if timings["intent_ms"] is not None else timings["worker_start_ms"]
+    return round(max(0.0, timings["interactive_ms"] - intent), 1)
+
+
+def between(timings: dict[str, Any], start: str, end: str) -> float | None:
+    """Milliseconds from one mark to another; None when the page has not marked both (an older worker)."""
+    if timings[start] is None or timings[end] is None:
+        return None
+    return round(timings[end] - timings[start], 1)
+
+
+def python_start(timings: dict[str, Any]) -> float:
+    """The worker's own start-up, from its creation to "ready", whenever it was created."""
+    return round(timings["engine_ready_ms"] - timings["worker_start_ms"], 1)
 
 
 def cpython_times(reference: str, states: list[str]) -> list[float]:
@@ -277,8 +304,16 @@ def one_run(
             run[label] = served_bytes(list(site.requests))
             if interactive:
                 run["intent_to_interactive_cold_ms"] = intent_to_interactive(timings)
+                run["python_start_cold_ms"] = python_start(timings)
                 page = context.pages[0]
                 run["first_edit_after_ready_ms"] = round(page.evaluate(FIRST_EDIT), 1)
+                # A warm reload is a return with the runtime kept: the service worker keeps the ~17 MB the visit
+                # fetched a moment after "ready", so the reload waits until it has (a reload in the middle of
+                # that would measure the keeping, not the return).
+                fetched = sorted(
+                    {site.url(path) for path, _, _ in site.requests if path.startswith(RUNTIME_PATHS)}
+                )
+                editor_site.until(page, RUNTIME_KEPT, fetched, seconds=60)
                 site.requests.clear()
                 page.reload(wait_until="load")
                 show_intent(page)
@@ -291,10 +326,22 @@ def one_run(
                 run["warm_reload_bytes"] = served_bytes(list(site.requests))
                 run["warm_reload_to_interactive_ms"] = round(reload["interactive_ms"], 1)
                 run["warm_reload_intent_to_interactive_ms"] = intent_to_interactive(reload)
+                run["warm_reload_worker_start_ms"] = round(reload["worker_start_ms"], 1)
+                run["warm_reload_python_start_ms"] = python_start(reload)
+                # Where the worker's start-up goes: reading and inflating the snapshot (from the worker's
+                # start), restoring Python from it, and what follows until "ready".
+                run["warm_reload_snapshot_inflated_after_ms"] = between(
+                    reload, "worker_start_ms", "snapshot_inflated_ms"
+                )
+                run["warm_reload_restore_ms"] = between(reload, "snapshot_inflated_ms", "python_restored_ms")
+                run["warm_reload_restored_to_ready_ms"] = between(
+                    reload, "python_restored_ms", "engine_ready_ms"
+                )
                 context.close()
                 context = playwright.chromium.launch_persistent_context(profile, **launch)
                 revisit = visit(context, editor_url)
                 run["intent_to_interactive_warm_ms"] = intent_to_interactive(revisit)
+                run["python_start_warm_ms"] = python_start(revisit)
                 page = context.pages[0]
                 size, reference, hypothesis, typed = typing_cases()[-1]
                 measured = page.evaluate(TYPE_AND_TIME, [reference, hypothesis, typed])
@@ -403,7 +450,8 @@ def main() -> int:
         "figures": {
             key: {"median": statistics.median(r[key] for r in runs), "worst": max(r[key] for r in runs)}
             for key in runs[0]
-            if isinstance(runs[0][key], int | float)
+            # Figures only (a run's keystroke breakdown is a table, kept in per_run), and those every run has.
+            if isinstance(runs[0][key], int | float) and all(r[key] is not None for r in runs)
         },
         "per_run": runs,
         "bytes_note": (

@@ -4,8 +4,9 @@ bench/results/scorer.json.
 Measured: the command users run, ``cvb-score REF HYP --json`` as a whole process (interpreter start, imports,
 reading and parsing the files, normalisation, alignment, the bootstrap, writing the report), against
 ``jiwer.cer`` as a whole process reading the same files, in alternating rounds, on 1,000 clips of 500
-characters and on HKCanCor's 16,000-odd utterances, and on the 1,000 clips with the hypotheses (then both sides)
-written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
+characters and on HKCanCor's 16,000-odd utterances (and, as a floor for the same alignment work, jiwer's
+character alignment with its S/D/I split plus a second token alignment), and on the 1,000 clips with the
+hypotheses (then both sides) written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
 reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone, on each of its
 routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import cost and both
 routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every figure is in
@@ -118,6 +119,23 @@ print(jiwer.cer([refs[i] for i in refs], [hyps.get(i, "") for i in refs]))
 """
 
 
+# jiwer doing the work our command does on the alignment side: a character alignment with its S/D/I split
+# (``process_characters``) and a second alignment over tokens (``process_words``; here every character is a
+# token, as our MER tokens are on Han text). No normalisation and no bootstrap: a floor, not a twin.
+JIWER_SAME_WORK_SCRIPT = """
+import json, sys, jiwer
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return {o["id"]: o["text"] for o in map(json.loads, f)}
+refs, hyps = read(sys.argv[1]), read(sys.argv[2])
+r = [refs[i] for i in refs]
+h = [hyps.get(i, "") for i in refs]
+chars = jiwer.process_characters(r, h)
+tokens = jiwer.process_words([" ".join(t) or "-" for t in r], [" ".join(t) for t in h])
+print(chars.cer, chars.substitutions, chars.deletions, chars.insertions, tokens.wer)
+"""
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -146,9 +164,10 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
         )
     ours = [str(Path(sys.executable).with_name("cvb-score")), str(ref_path), str(hyp_path), "--json"]
     theirs = [sys.executable, "-c", JIWER_SCRIPT, str(ref_path), str(hyp_path)]
+    same_work = [sys.executable, "-c", JIWER_SAME_WORK_SCRIPT, str(ref_path), str(hyp_path)]
     _run(ours, work / "ours.json")  # warm the page cache for both
     _run(theirs, work / "theirs.txt")
-    mine, anchor, mine_cpu, anchor_cpu = [], [], [], []
+    mine, anchor, mine_cpu, anchor_cpu, same_cpu = [], [], [], [], []
     for _ in range(rounds):
         wall, cpu = _run(ours, work / "ours.json")
         mine.append(wall)
@@ -156,6 +175,7 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
         wall, cpu = _run(theirs, work / "theirs.txt")
         anchor.append(wall)
         anchor_cpu.append(cpu)
+        same_cpu.append(_run(same_work, work / "same.txt")[1])
     report = json.loads((work / "ours.json").read_text(encoding="utf-8"))
     jiwer_cer = float((work / "theirs.txt").read_text(encoding="utf-8"))
     return {
@@ -174,6 +194,10 @@ def whole_process(work: Path, refs: list[str], hyps: list[str], *, rounds: int) 
             statistics.median(m / a for m, a in zip(mine_cpu, anchor_cpu, strict=True)), 2
         ),
         "target_ratio": 2.0,
+        "jiwer_same_alignment_work_cpu_median": round(statistics.median(same_cpu) * 1000, 1),
+        "ratio_cvb_vs_jiwer_same_alignment_work_cpu": round(
+            statistics.median(m / a for m, a in zip(mine_cpu, same_cpu, strict=True)), 2
+        ),
         "bootstrap_resamples": report["signature"].split("|boot:")[1].split("@")[0],
         # Not the same number: ours is after the published normalisation, jiwer's on the raw texts.
         "cer_cvb": round(report["cer"], 4),

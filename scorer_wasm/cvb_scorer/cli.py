@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cvb_scorer import __version__
+from cvb_scorer.progress import Progress, throttled
 from cvb_scorer.report import InputError, alignment_text, decode_jsonl, report_json, report_text, score_jsonl
 from cvb_scorer.rules import RulesError, ScoringRules, load_packaged_rules, rules_from_json
 
@@ -86,7 +87,7 @@ def _write(stream: TextIO, text: str) -> None:
     buffer.flush()
 
 
-def _output(args: argparse.Namespace) -> str:
+def _output(args: argparse.Namespace, *, progress: Progress | None) -> str:
     if args.ref == STDIN and args.hyp == STDIN:
         raise InputError("REF and HYP cannot both be - (standard input); pass at most one of them as -.")
     rules = _rules(args.rules)
@@ -97,6 +98,7 @@ def _output(args: argparse.Namespace) -> str:
         rules=rules,
         ref_name=ref_name,
         hyp_name=hyp_name,
+        progress=progress,
     )
     if args.align is not None:
         clip = next((c for c in report.corpus.clips if c.id == args.align), None)
@@ -104,7 +106,7 @@ def _output(args: argparse.Namespace) -> str:
             raise InputError(f'{ref_name} has no clip with id "{args.align}"; pass an id from that file.')
         return alignment_text(clip)
     if args.json:
-        return report_json(report) + "\n"
+        return report_json(report, progress=progress) + "\n"
     return report_text(report)
 
 
@@ -118,12 +120,14 @@ def _one_blas_thread() -> None:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, progress: Progress | None = None) -> int:
+    """The command; ``progress(phase, done, total)``, when given, hears how a long run advances, at most once
+    per whole percent of each phase (``cvb_scorer.progress``): the editor's file mode draws its bar from it."""
     if argv is None:
         _one_blas_thread()
     args = _parser().parse_args(argv)
     try:
-        text = _output(args)
+        text = _output(args, progress=None if progress is None else throttled(progress))
     except (InputError, RulesError) as exc:
         _write(sys.stderr, f"cvb-score: {exc}\n")
         return 2

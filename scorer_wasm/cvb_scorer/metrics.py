@@ -11,7 +11,8 @@ insertions still count in the corpus numerator.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
@@ -30,6 +31,7 @@ from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplifi
 from cvb_scorer.normalise.fold import fold_reference
 from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, fold_variants
+from cvb_scorer.progress import Progress, counted
 from cvb_scorer.tokens import (
     CLASS_OF_CODE,
     TokenClass,
@@ -348,6 +350,7 @@ def _one_per_character(ref: Normalised, hyp: Normalised, tokens: _Tokens) -> boo
 # Where the characters that stand for tokens of several characters are taken from: the supplementary private
 # use planes, then the BMP's private use area (a character a pair's texts have is skipped).
 _CODE_POINTS = (range(0xF0000, 0x110000), range(0xE000, 0xF900))
+_CODE_CANDIDATE = re.compile("[\U000f0000-\U0010ffff\ue000-\uf8ff]")
 
 
 def _mer_sequences(ref: Normalised, hyp: Normalised) -> tuple[Sequence[str], Sequence[str]] | None:
@@ -361,13 +364,15 @@ def _mer_sequences(ref: Normalised, hyp: Normalised) -> tuple[Sequence[str], Seq
     if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
         return None
     codes: dict[str, str] = {}
-    free = (chr(cp) for part in _CODE_POINTS for cp in part)
-    texts = (ref.text, hyp.text)
+    # The candidates the texts have (almost always none), found in one scan of each text.
+    taken = {*_CODE_CANDIDATE.findall(ref.text), *_CODE_CANDIDATE.findall(hyp.text)}
+    free = (ch for part in _CODE_POINTS for ch in map(chr, part) if ch not in taken)
 
     def code(token: str) -> str:
-        if token not in codes:
-            codes[token] = next(ch for ch in free if ch not in texts[0] and ch not in texts[1])
-        return codes[token]
+        ch = codes.get(token)
+        if ch is None:
+            ch = codes[token] = next(free)
+        return ch
 
     try:
         sequences = (coded_token_string(ref.text, code), coded_token_string(hyp.text, code))
@@ -395,12 +400,15 @@ class CorpusScore(_Rates):
         return self.covered / len(self.clips) if self.clips else 0.0
 
 
-def score_corpus(pairs: Iterable[tuple[str, str, str | None]]) -> CorpusScore:
+def score_corpus(
+    pairs: Sequence[tuple[str, str, str | None]], *, progress: Progress | None = None
+) -> CorpusScore:
     """Score (id, reference, hypothesis or None) triples at corpus level: each clip as ``score_clip`` scores
-    it, with the alignments of all clips counted together (``edit_counts_many``)."""
+    it, with the alignments of all clips counted together (``edit_counts_many``). ``progress`` hears of each
+    clip read (``cvb_scorer.progress``)."""
     rows = [
         (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
-        for cid, ref, hyp in pairs
+        for cid, ref, hyp in counted(pairs, phase="clips", total=len(pairs), progress=progress)
     ]
     cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
     # The clips whose MER tokens are not all one character need an alignment of their own.

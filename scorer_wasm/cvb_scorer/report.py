@@ -13,6 +13,7 @@ from cvb_scorer import strict_json
 from cvb_scorer._unicode import ud
 from cvb_scorer.align import Op
 from cvb_scorer.metrics import ClipScore, CorpusScore, SimplifiedCost, score_corpus, simplified_costs
+from cvb_scorer.progress import Progress, counted
 from cvb_scorer.rules import ScoringRules
 from cvb_scorer.signature import signature
 from cvb_scorer.stats import Interval, bootstrap_rates
@@ -167,7 +168,16 @@ def interval_warnings(label: str, interval: Interval, *, clips: int, min_clips: 
     return out
 
 
-def score_jsonl(ref_text: str, hyp_text: str, *, rules: ScoringRules, ref_name: str, hyp_name: str) -> Report:
+def score_jsonl(
+    ref_text: str,
+    hyp_text: str,
+    *,
+    rules: ScoringRules,
+    ref_name: str,
+    hyp_name: str,
+    progress: Progress | None = None,
+) -> Report:
+    """The report on two JSONL texts; ``progress`` hears of the clips read and the resamples drawn."""
     limit = rules.input.max_text_chars
     refs = parse_jsonl(ref_text, name=ref_name, max_chars=limit)
     hyps = parse_jsonl(hyp_text, name=hyp_name, max_chars=limit)
@@ -179,7 +189,7 @@ def score_jsonl(ref_text: str, hyp_text: str, *, rules: ScoringRules, ref_name: 
                 "answer a reference clip (check for a typo or a different reference file)."
             )
     triples = [(cid, text, hyps[cid][0] if cid in hyps else None) for cid, (text, _) in refs.items()]
-    corpus = score_corpus(triples)
+    corpus = score_corpus(triples, progress=progress)
     boot = rules.bootstrap
     # Resampling runs over the clips sorted by id (code point order, the same in every Python), so the
     # interval does not depend on the order of lines in the reference file.
@@ -190,6 +200,7 @@ def score_jsonl(ref_text: str, hyp_text: str, *, rules: ScoringRules, ref_name: 
         resamples=boot.resamples,
         seed=boot.seed,
         interval=boot.interval,
+        progress=progress,
     )
     n = len(by_id)
     warnings = [
@@ -208,7 +219,8 @@ def _ci_key(level: float) -> str:
     return f"ci{round(level * 100):d}"
 
 
-def report_dict(report: Report) -> dict[str, Any]:
+def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str, Any]:
+    """The report as the JSON object ``cvb-score --json`` prints; ``progress`` hears of the clips written."""
     corpus = report.corpus
     c, m = corpus.cer_counts, corpus.mer_counts
     level = report.cer_interval.level
@@ -233,7 +245,12 @@ def report_dict(report: Report) -> dict[str, Any]:
         # The Simplified costs of all clips at once: the clips that need alignments share them.
         "clips": [
             _clip_dict(clip, simplified)
-            for clip, simplified in zip(corpus.clips, simplified_costs(corpus.clips), strict=True)
+            for clip, simplified in counted(
+                zip(corpus.clips, simplified_costs(corpus.clips), strict=True),
+                phase="report",
+                total=len(corpus.clips),
+                progress=progress,
+            )
         ],
         "signature": report.signature,
     }
@@ -263,8 +280,10 @@ def _clip_dict(clip: ClipScore, simplified: SimplifiedCost) -> dict[str, Any]:
     }
 
 
-def report_json(report: Report) -> str:
-    return json.dumps(report_dict(report), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+def report_json(report: Report, *, progress: Progress | None = None) -> str:
+    return json.dumps(
+        report_dict(report, progress=progress), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
 
 
 def score_jsonl_to_json(

@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
 
+from cvb_scorer.progress import Progress, counted
+
 # The name of the published draw; a different draw publishes different intervals from the same seed.
 DRAW = "lanes16-reject"
 LANE_BITS = 16
@@ -169,13 +171,19 @@ def draws(n: int, *, resamples: int, seed: int) -> Iterator[list[int]]:
 
 
 def resample_sums(
-    values: Sequence[int], *, resamples: int, seed: int, route: Route = Route.AUTO
+    values: Sequence[int],
+    *,
+    resamples: int,
+    seed: int,
+    route: Route = Route.AUTO,
+    progress: Progress | None = None,
 ) -> list[int]:
     """``sum(values[i] for i in indices)`` for each list of ``draws(len(values), ...)``, without building them.
 
     Pure route: up to 2**16 clips every lane value maps straight to its clip's value through one table (the
     value plus one, so a skipped lane can be a falsy 0 that ``filter(None)`` drops), and the sums run in
-    ``sum``. The numpy route splits values of any size into int64 limbs.
+    ``sum``. The numpy route splits values of any size into int64 limbs. ``progress`` hears of the resamples
+    summed (``cvb_scorer.progress``).
     """
     n = len(values)
     bits = lane_bits(n)
@@ -184,16 +192,17 @@ def resample_sums(
     if _choose(route, draws=resamples * n, fits=True) is Route.NUMPY:
         from cvb_scorer import stats_numpy
 
-        return stats_numpy.resample_sums(values, resamples=resamples, seed=seed)
+        return stats_numpy.resample_sums(values, resamples=resamples, seed=seed, progress=progress)
+    rounds = counted(range(resamples), phase="bootstrap", total=resamples, progress=progress)
     if bits != LANE_BITS:
         stream = map(values.__getitem__, index_stream(n, seed=seed))
-        return [sum(islice(stream, n)) for _ in range(resamples)]
+        return [sum(islice(stream, n)) for _ in rounds]
     limit = n * ((1 << bits) // n)
     table = [values[v % n] + 1 if v < limit else 0 for v in range(1 << bits)]
     drawn = chain.from_iterable(
         map(filter, repeat(None), map(map, repeat(table.__getitem__), _lanes(seed, bits)))
     )
-    return [sum(islice(drawn, n)) - n for _ in range(resamples)]
+    return [sum(islice(drawn, n)) - n for _ in rounds]
 
 
 def _interval(values: list[float], level: float, bounds: tuple[float, float] | None) -> Interval:
@@ -213,11 +222,13 @@ def bootstrap_rates(
     seed: int,
     interval: float,
     route: Route = Route.AUTO,
+    progress: Progress | None = None,
 ) -> list[Interval]:
     """Percentile intervals for several corpus rates (e.g. CER and MER) on ONE shared draw of clips.
 
     ``errors[k][c]`` and ``totals[k][c]`` are rate k's errors and reference tokens for clip c. A resample
-    whose reference tokens sum to 0 counts as rate 0 (no errors) or 1.
+    whose reference tokens sum to 0 counts as rate 0 (no errors) or 1. ``progress`` hears of the resamples
+    drawn (``cvb_scorer.progress``).
     """
     if not errors or len(errors) != len(totals):
         raise StatsError("Pass one list of per-clip errors and one of per-clip totals for each rate.")
@@ -232,7 +243,7 @@ def bootstrap_rates(
     if rates_route(errors, totals, resamples=resamples, route=route) is Route.NUMPY:
         from cvb_scorer import stats_numpy
 
-        sums = stats_numpy.column_sums(columns, resamples=resamples, seed=seed)
+        sums = stats_numpy.column_sums(columns, resamples=resamples, seed=seed, progress=progress)
         return [
             _interval(stats_numpy.rates(sums[:, 2 * k], sums[:, 2 * k + 1]).tolist(), interval, (0.0, 1.0))
             for k in range(len(errors))
@@ -246,7 +257,8 @@ def bootstrap_rates(
     packed = [sum(col[c] << (width * f) for f, col in enumerate(columns)) for c in range(n)]
     samples: list[list[float]] = [[] for _ in errors]
     fields = range(len(errors))
-    for total in resample_sums(packed, resamples=resamples, seed=seed, route=Route.PURE):
+    totals_drawn = resample_sums(packed, resamples=resamples, seed=seed, route=Route.PURE, progress=progress)
+    for total in totals_drawn:
         for k in fields:
             err = (total >> (width * 2 * k)) & mask
             tot = (total >> (width * (2 * k + 1))) & mask

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from cvb_scorer.progress import Progress
 from cvb_scorer.stats import INT64_SUM_BITS as SUM_BITS
 from cvb_scorer.stats import lane_bits
 
@@ -102,9 +103,12 @@ def _pack(columns: Sequence[Sequence[int]], n: int) -> list[tuple[Int64Array, li
     return words
 
 
-def column_sums(columns: Sequence[Sequence[int]], *, resamples: int, seed: int) -> Int64Array:
+def column_sums(
+    columns: Sequence[Sequence[int]], *, resamples: int, seed: int, progress: Progress | None = None
+) -> Int64Array:
     """``out[r, k]`` = column k's sum over resample r of the published draw, for non-negative columns of one
-    length ``n`` whose sums over ``n`` clips stay below ``2**SUM_BITS``."""
+    length ``n`` whose sums over ``n`` clips stay below ``2**SUM_BITS``. ``progress`` hears of the resamples
+    summed, a block at a time."""
     n = len(columns[0])
     bits = lane_bits(n)
     words = _pack(columns, n)
@@ -123,6 +127,8 @@ def column_sums(columns: Sequence[Sequence[int]], *, resamples: int, seed: int) 
         for w, table in enumerate(tables):
             sums[row : row + count, w] = table.take(indices).reshape(count, n).sum(axis=1)
         row += count
+        if progress is not None:
+            progress("bootstrap", row, resamples)
     out = np.empty((resamples, len(columns)), dtype=np.int64)
     for w, (_, fields) in enumerate(words):
         for k, shift, mask in fields:
@@ -148,7 +154,9 @@ def differences(errors_a: Int64Array, errors_b: Int64Array, totals: Int64Array) 
     return out
 
 
-def resample_sums(values: Sequence[int], *, resamples: int, seed: int) -> list[int]:
+def resample_sums(
+    values: Sequence[int], *, resamples: int, seed: int, progress: Progress | None = None
+) -> list[int]:
     """Exact sums of non-negative integers of any size over each resample: each value is split into limbs
     narrow enough that a limb's sum over ``n`` clips fits int64, and the limb sums are recombined in Python."""
     n = len(values)
@@ -156,7 +164,7 @@ def resample_sums(values: Sequence[int], *, resamples: int, seed: int) -> list[i
     limbs = max(1, -(-max(values).bit_length() // width))
     mask = (1 << width) - 1
     columns = [[(v >> (width * j)) & mask for v in values] for j in range(limbs)]
-    sums = column_sums(columns, resamples=resamples, seed=seed)
+    sums = column_sums(columns, resamples=resamples, seed=seed, progress=progress)
     if limbs == 1:
         out: list[int] = sums[:, 0].tolist()
         return out

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import cache
 from typing import NamedTuple
 
 from cvb_scorer._unicode import ud
@@ -39,8 +40,43 @@ CANTONESE_CHARS = frozenset(
 )
 
 
+def ranges_of(code_points: Iterable[int]) -> list[tuple[int, int]]:
+    """Code points as sorted, merged inclusive ranges."""
+    out: list[tuple[int, int]] = []
+    for cp in sorted(set(code_points)):
+        if out and out[-1][1] == cp - 1:
+            out[-1] = (out[-1][0], cp)
+        else:
+            out.append((cp, cp))
+    return out
+
+
+def without(ranges: Iterable[tuple[int, int]], code_points: Iterable[int]) -> list[tuple[int, int]]:
+    """``ranges`` minus ``code_points``."""
+    holes = sorted(set(code_points))
+    out: list[tuple[int, int]] = []
+    for lo, hi in ranges:
+        for cp in holes:
+            if lo <= cp <= hi:
+                if lo < cp:
+                    out.append((lo, cp - 1))
+                lo = cp + 1
+        if lo <= hi:
+            out.append((lo, hi))
+    return out
+
+
+def class_body(ranges: Iterable[tuple[int, int]]) -> str:
+    """Inclusive code-point ranges as the inside of a regular-expression character class. Written as ranges
+    rather than one character after another, a class is parsed and compiled much faster (the module's import
+    is part of every ``cvb-score`` run)."""
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
+    )
+
+
 # The same blocks as a regular-expression character class.
-HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES)
+HAN_CLASS = class_body(HAN_RANGES)
 
 
 class TokenClass(enum.Enum):
@@ -112,11 +148,19 @@ class _CodeTable(dict[int, str]):
 
 
 _CODES = _CodeTable()
-_CANTONESE_RE = re.compile("[" + "".join(sorted(CANTONESE_CHARS)) + "]")
+_CANTONESE_RE = re.compile(f"[{class_body(ranges_of(map(ord, CANTONESE_CHARS)))}]")
+
+
 # Han with printable ASCII but no "?" (most text after normalisation, code-switched or not) is coded without a
 # lookup per character: encoding to ASCII turns each Han character into "?" in C, one byte translation codes
 # every character, and only the Cantonese-specific characters, a small share, are then marked one by one.
-_NEEDS_TABLE = re.compile(f"[^{HAN_CLASS}\x20-\x3e\x40-\x7e]")
+# (Compiled on first use: ``cvb-score`` seldom needs it, and a class of the Han blocks costs a millisecond or
+# two to compile.)
+@cache
+def _needs_table() -> re.Pattern[str]:
+    return re.compile(f"[^{HAN_CLASS}\x20-\x3e\x40-\x7e]")
+
+
 _ASCII_CODE_BYTES = bytes.maketrans(
     bytes(range(0x20, 0x7F)),
     "".join("H" if cp == 0x3F else _code(chr(cp)) for cp in range(0x20, 0x7F)).encode(),
@@ -159,7 +203,7 @@ def class_codes(text: str) -> str:
     (other), a space for a space. A combining mark takes its base character's class (lower case h/c/o after a
     single-character class, so tokenisation keeps it with its base). ``.`` between digits and ``%`` after a
     digit are digits."""
-    if _NEEDS_TABLE.search(text) is None:
+    if _needs_table().search(text) is None:
         codes = _han_and_ascii_codes(text)
     else:
         codes = text.translate(_CODES)
@@ -200,7 +244,9 @@ def mer_tokens(text: str) -> list[Token]:
 
 _MULTI = re.compile("[^HCO]")
 _NOT_HAN_OR_PLAIN = re.compile(f"[^{HAN_CLASS}0-9A-Za-z ]")
-_ASCII_RUN = re.compile("[A-Za-z]{2}|[0-9]{2}")
+# Two ASCII letters or two digits side by side; the first character is matched before the alternatives, so
+# that the engine scans for letters and digits instead of trying both alternatives at every character.
+_ASCII_RUN = re.compile("[0-9A-Za-z](?:(?<=[A-Za-z])[A-Za-z]|(?<=[0-9])[0-9])")
 _RUN_TOKEN = re.compile(r"L+|D+|[HCO][hco]+")
 
 
@@ -243,10 +289,16 @@ def mer_token_texts(text: str) -> list[str]:
     return out
 
 
-# Runs of ASCII letters, digits, ``.`` and ``%`` in a text of Han and ASCII: the only places a token of several
-# characters can be. What ``_ASCII_TOKEN`` makes of a run depends on the run alone (its look-arounds see no digit
-# on either side of it, in the run as in the text).
-_ASCII_WORDS = re.compile("[0-9A-Za-z.%]{2,}")
+# The tokens of several characters in a text of Han and ASCII letters, digits, spaces, ``.`` and ``%``: a Latin
+# word of two letters or more, a number of two characters or more (``_ASCII_TOKEN``'s digit rule with at least
+# one more character). Scanning the whole text finds exactly the tokens of several characters that
+# ``_ASCII_TOKEN`` makes of each run of those characters: a token starts where a run does or where the token
+# before it ends, and where a scan skips a character (a lone letter, a lone digit, ``.``, ``%``), that
+# character is a token of its own. (The first character is matched before the alternatives, so that the engine
+# scans for letters and digits instead of trying both alternatives at every Han character.)
+_LONG_ASCII_TOKEN = re.compile(
+    r"([0-9A-Za-z](?:(?<=[A-Za-z])[A-Za-z]+|(?<=[0-9])(?:[0-9]|(?<=[0-9])\.(?=[0-9])|(?<=[0-9])%+)+))"
+)
 
 
 def coded_token_string(text: str, code: Callable[[str], str]) -> str:
@@ -256,11 +308,7 @@ def coded_token_string(text: str, code: Callable[[str], str]) -> str:
     hundred one-character strings per clip."""
     if _NOT_HAN_OR_ASCII.search(text) is not None:
         return "".join(token if len(token) == 1 else code(token) for token in mer_token_texts(text))
-    out: list[str] = []
-    pos = 0
-    for match in _ASCII_WORDS.finditer(text):
-        out.append(text[pos : match.start()])
-        out.extend(token if len(token) == 1 else code(token) for token in _ASCII_TOKEN.findall(match.group()))
-        pos = match.end()
-    out.append(text[pos:])
-    return "".join(out).replace(" ", "")
+    # Split on the long tokens (captured, so they are every other part) and code them in place, in order.
+    parts = _LONG_ASCII_TOKEN.split(text)
+    parts[1::2] = map(code, parts[1::2])
+    return "".join(parts).replace(" ", "")

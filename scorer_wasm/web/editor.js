@@ -13,6 +13,8 @@
 import * as S from "./editor_state.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+// The name of a worker started before intent: it goes on only with a kept runtime (worker.js, runtimeKept).
+const KEPT_ONLY = "cvb-scorer-kept";
 
 function saveData() {
   return navigator.connection?.saveData === true;
@@ -26,14 +28,33 @@ const engine = {
   waiting: new Map(), // worker request id -> {resolve, reject, sent}
   listeners: new Map(), // worker request id -> what to call with its further messages (progress, details)
   editors: new Set(),
+  // Started before intent, from a runtime the service worker keeps (see startIfKept): the editors are told of
+  // it only on intent or once it is ready, and its latest progress is held until then.
+  quiet: false,
+  held: null,
+
+  // The reader wants an editor (focus, click, drop, the load button).
+  intent() {
+    if (!performance.getEntriesByName("cvb:intent").length) performance.mark("cvb:intent");
+    this.start();
+  },
 
   start() {
-    if (this.worker) return;
+    if (this.worker) {
+      if (this.quiet) this.speak();
+      return;
+    }
+    this.spawn({ quiet: false });
+  },
+
+  spawn({ quiet }) {
     performance.mark("cvb:worker-start");
-    this.broadcast({ type: "start" });
+    this.quiet = quiet;
+    if (!quiet) this.broadcast({ type: "start" });
     try {
-      this.worker = new Worker(WORKER_URL, { type: "module", name: "cvb-scorer" });
+      this.worker = new Worker(WORKER_URL, { type: "module", name: quiet ? KEPT_ONLY : "cvb-scorer" });
     } catch (error) {
+      if (quiet) return this.hush();
       this.worker = { postMessage() {} };
       this.broadcast({ type: "engine-failed", message: `This browser could not start the scorer's worker (${error.message}).` });
       return;
@@ -41,18 +62,73 @@ const engine = {
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
+      if (this.quiet) return this.hush();
       this.broadcast({ type: "engine-failed", message: event.message || "", key: "worker_failed" });
     };
   },
 
+  // The quiet worker's news goes to the editors from now on.
+  speak() {
+    this.quiet = false;
+    this.broadcast({ type: "start" });
+    if (this.held) this.broadcast(this.held);
+    this.held = null;
+  },
+
+  // A quiet worker that cannot go on is dropped unseen; intent starts one the usual way.
+  hush() {
+    this.worker?.terminate?.();
+    this.worker = null;
+    this.quiet = false;
+    this.held = null;
+  },
+
+  // A reader whose browser keeps this site's runtime (the service worker keeps it once the editor has been
+  // used, and answers it from disk) gets Python started as soon as an editor comes into view rather than on
+  // intent: nothing is downloaded for it, and a return visit is ready sooner (full editors only; see mount). The worker itself checks that
+  // every runtime file the current manifest names is kept before it fetches any (KEPT_ONLY), and otherwise
+  // answers "not-kept" and stops. Never with the data saver on.
+  startIfKept(root) {
+    if (this.worker || saveData() || !navigator.serviceWorker?.controller || !("IntersectionObserver" in window)) return;
+    // In view already (the usual case for a reload): at once, not after the observer's first frame.
+    const box = root.getBoundingClientRect();
+    if (box.bottom > -innerHeight / 2 && box.top < innerHeight * 1.5) {
+      this.spawn({ quiet: true });
+      return;
+    }
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        seen.disconnect();
+        if (!this.worker && !saveData()) this.spawn({ quiet: true });
+      },
+      { rootMargin: "50%" },
+    );
+    seen.observe(root);
+  },
+
   receive(message) {
     switch (message.type) {
+      case "not-kept": {
+        performance.mark("cvb:not-kept");
+        const wanted = !this.quiet;
+        this.hush();
+        if (wanted) this.spawn({ quiet: false });
+        break;
+      }
       case "progress":
         performance.mark(`cvb:stage-${message.stage}`);
-        this.broadcast({ type: "progress", text: message.text });
+        if (this.quiet) this.held = { type: "progress", text: message.text };
+        else this.broadcast({ type: "progress", text: message.text });
         break;
       case "ready":
+        this.quiet = false;
+        this.held = null;
         performance.mark("cvb:engine-ready");
+        // The worker's start-up steps on this page's timeline (wall-clock times; the clocks start apart).
+        for (const [step, at] of Object.entries(message.phases ?? {})) {
+          performance.mark(`cvb:worker-${step}`, { startTime: Math.max(0, at - performance.timeOrigin) });
+        }
         this.broadcast({ type: "ready", sha256: message.sha256, verified: message.verified, snapshot: message.snapshot });
         keepForOffline(message.serviceWorker, message.resources);
         break;
@@ -196,10 +272,10 @@ class Editor {
       this.dispatch({ type: "edit", reference: this.reference.value, hypothesis: this.hypothesis.value });
     for (const box of [this.reference, this.hypothesis]) box.addEventListener("input", edited);
     const intent = () => {
-      if (!this.state.saveData) engine.start();
+      if (!this.state.saveData) engine.intent();
     };
     for (const name of ["focusin", "pointerdown", "dragenter", "drop"]) root.addEventListener(name, intent);
-    this.loadButton?.addEventListener("click", () => engine.start());
+    this.loadButton?.addEventListener("click", () => engine.intent());
     this.keep = root.querySelector("[data-cvb-keep]");
     const on = (selector, action) => root.querySelector(selector)?.addEventListener("click", action);
     on("[data-cvb-copy]", () => navigator.clipboard?.writeText(S.resultText(this.state, this.link(), this.text)));
@@ -222,6 +298,8 @@ class Editor {
     for (const event of engine.events) this.state = S.next(this.state, event);
     const restore = this.ownsFragment ? S.decodeFragment(location.hash) : null;
     this.dispatch(restore ?? { type: "mounted" });
+    // Not for the home page's compact box: a reader passing by it is not there to use it.
+    if (!this.state.compact) engine.startIfKept(root);
   }
 
   dispatch(event) {

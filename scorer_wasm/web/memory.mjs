@@ -23,12 +23,25 @@ function grown(result, bytes) {
 }
 
 // `bytes` may be a promise (the snapshot still on its way): Pyodide has it before it instantiates anything.
-export async function withMemoryOf(bytes, start) {
+//
+// `compiled`, when given, is a promise of pyodide.asm.wasm already compiled (WebAssembly.compileStreaming of the
+// same address, started while the snapshot was still arriving): Pyodide compiles its module only once it has
+// the whole snapshot, so its own compiling would follow the snapshot's inflating instead of running beside it.
+// Its own response for the same file is then not read. Should the compiling have failed, Pyodide's own runs.
+export async function withMemoryOf(bytes, start, compiled = null) {
   const { instantiate, instantiateStreaming } = WebAssembly;
   WebAssembly.instantiate = async (...args) => grown(await instantiate.apply(WebAssembly, args), await bytes);
   if (instantiateStreaming) {
-    WebAssembly.instantiateStreaming = async (...args) =>
-      grown(await instantiateStreaming.apply(WebAssembly, args), await bytes);
+    WebAssembly.instantiateStreaming = async (source, imports) => {
+      const response = await source;
+      const module = response?.url?.endsWith("/pyodide.asm.wasm") ? await compiled?.catch(() => null) : null;
+      if (module instanceof WebAssembly.Module) {
+        response.body?.cancel().catch(() => {});
+        const instance = await instantiate.call(WebAssembly, module, imports);
+        return grown({ instance, module }, await bytes);
+      }
+      return grown(await instantiateStreaming.call(WebAssembly, response, imports), await bytes);
+    };
   }
   try {
     return await start();
@@ -42,4 +55,26 @@ export async function withMemoryOf(bytes, start) {
 // snapshot's second little-endian 32-bit word (tools/snapshot_scorer.py reads it the same way).
 export function snapshotHeapBytes(snapshot) {
   return snapshot.byteLength - new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
+}
+
+// A gzip stream inflated whole into one buffer as its pieces arrive. `new Response(stream).arrayBuffer()`, the
+// plain way, keeps every piece and copies them all into one buffer at the end: for the snapshot, 45 MB more
+// written and held twice at the peak. `room` is a guess at the inflated size; room never written costs no
+// memory (the browser maps a big buffer's pages as they are first written), and a bigger result moves to a
+// buffer twice as big. The result is a view of the bytes inflated, which Pyodide takes as it is.
+export async function inflateAll(stream, room) {
+  const reader = stream.pipeThrough(new DecompressionStream("gzip")).getReader();
+  let buffer = new Uint8Array(Math.max(room, 1 << 16));
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return buffer.subarray(0, length);
+    if (length + value.byteLength > buffer.byteLength) {
+      const bigger = new Uint8Array(Math.max(buffer.byteLength * 2, length + value.byteLength));
+      bigger.set(buffer.subarray(0, length));
+      buffer = bigger;
+    }
+    buffer.set(value, length);
+    length += value.byteLength;
+  }
 }

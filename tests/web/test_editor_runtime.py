@@ -135,3 +135,90 @@ def test_the_browser_gets_a_precompressed_copy_and_decodes_it_to_the_file(
     [(copy, decode)] = [(copy, decode) for copy, decode in copies.items() if copy.stat().st_size == sent]
     assert sent < len(original)
     assert decode(copy.read_bytes()) == original
+
+
+MARKS = "() => performance.getEntriesByType('mark').map((mark) => mark.name)"
+
+
+def test_the_pair_editor_is_ready_before_the_wheels_files_are_installed(
+    site: editor_site.Site, page: Any
+) -> None:
+    # Restored from the snapshot, the scorer's modules are in memory; installing the wheels' files (for the file
+    # mode's CLI) waits until the reader pauses, so "ready" and the first drawing do not wait for it. The
+    # worker's steps up to "ready" are on the page's timeline: the restore, and no install.
+    page.goto(site.url(site.editor_path))
+    root = wait_live(page)
+    marks = page.evaluate(MARKS)
+    assert "cvb:worker-restored" in marks and "cvb:worker-defined" in marks, marks
+    assert "cvb:worker-installed" not in marks and "cvb:worker-file-mode" not in marks, marks
+    before = root.locator("[data-cvb-live]").inner_text()
+    root.locator("[data-cvb-hyp]").fill("呢份保单")
+    page.wait_for_function(
+        "([selector, before]) => document.querySelector(selector).textContent !== before",
+        arg=[f"{FULL} [data-cvb-live]", before],
+    )
+    assert "CER" in root.locator("[data-cvb-live]").inner_text()
+
+
+def test_a_reader_whose_runtime_is_kept_gets_python_started_without_intent(
+    site: editor_site.Site, page: Any
+) -> None:
+    first_visit_kept(site, page)
+    site.requests.clear()
+    page.reload()
+    # No focus, no click: the editor in view and its runtime kept are enough, and nothing comes from the network.
+    page.wait_for_selector(f'{FULL}[data-cvb-state="live"]', timeout=60_000)
+    marks = page.evaluate(MARKS)
+    assert "cvb:worker-start" in marks and "cvb:intent" not in marks, marks
+    assert runtime_hits(site) == []
+    assert page.locator(FULL).first.get_attribute("data-cvb-runtime") == "snapshot"
+
+
+DROP_KEPT = """
+async ([cacheName, url]) => (await caches.open(cacheName)).delete(url)
+"""
+
+
+def test_a_runtime_no_longer_kept_is_not_fetched_until_the_reader_wants_the_editor(
+    site: editor_site.Site, page: Any
+) -> None:
+    # As after the browser evicted it, or a rebuilt site naming another snapshot: the worker started without
+    # intent finds the snapshot not kept, says so and stops before fetching anything; intent then loads it.
+    fetched = first_visit_kept(site, page)
+    [snapshot] = [url for url in fetched if url.endswith("/pyodide-snapshot.bin.gz")]
+    page.evaluate(DROP_KEPT, [RUNTIME_CACHE, snapshot])
+    site.requests.clear()
+    page.reload()
+    page.wait_for_function("() => performance.getEntriesByName('cvb:not-kept').length > 0", timeout=30_000)
+    page.wait_for_timeout(500)
+    assert runtime_hits(site) == []
+    root = page.locator(FULL).first
+    assert root.get_attribute("data-cvb-engine") == "idle"
+    wait_live(page)
+    assert any(path.endswith("/pyodide-snapshot.bin.gz") for path in runtime_hits(site))
+
+
+SAVE_DATA = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})});"
+
+
+def test_with_the_data_saver_on_a_kept_runtime_still_waits_for_the_button(
+    site: editor_site.Site, page: Any
+) -> None:
+    first_visit_kept(site, page)
+    page.context.add_init_script(SAVE_DATA)
+    page.reload()
+    page.wait_for_timeout(1500)
+    assert "cvb:worker-start" not in page.evaluate(MARKS)
+    assert page.locator(FULL).first.get_attribute("data-cvb-engine") == "idle"
+
+
+def test_the_compact_box_does_not_start_python_without_intent_even_with_the_runtime_kept(
+    site: editor_site.Site, page: Any
+) -> None:
+    first_visit_kept(site, page)
+    compact = site.pages_with_compact_editor()
+    assert compact, "no page has the compact editor"
+    page.goto(site.url(compact[0]))
+    page.locator(".cvb-editor--compact").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(1500)
+    assert "cvb:worker-start" not in page.evaluate(MARKS)

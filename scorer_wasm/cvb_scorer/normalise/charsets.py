@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from cvb_scorer.tokens import class_body, ranges_of
+
 
 @dataclass(frozen=True)
 class Charsets:
@@ -52,17 +54,19 @@ class CharacterSet:
 
     @classmethod
     def of(cls, chars: frozenset[str]) -> CharacterSet:
-        bmp = sorted(c for c in chars if c <= "\uffff")
-        pattern = "[" + "".join(map(re.escape, bmp)) + "]" if bmp else "(?!)"
+        # Written as ranges of code points: the class of some 2,600 Simplified-only characters compiles in less
+        # than half the time of the characters one after another (about 5 ms of every cvb-score run).
+        bmp = ranges_of(ord(c) for c in chars if c <= "\uffff")
+        pattern = f"[{class_body(bmp)}]" if bmp else "(?!)"
         return cls(re.compile(pattern), frozenset(c for c in chars if c > "\uffff"))
 
     def found_in(self, text: str) -> bool:
         return self.bmp.search(text) is not None or (
-            bool(self.beyond) and any(ch in self.beyond for ch in _BEYOND_BMP.findall(text))
+            bool(self.beyond) and not self.beyond.isdisjoint(_BEYOND_BMP.findall(text))
         )
 
     def count_in(self, text: str) -> int:
-        beyond = sum(ch in self.beyond for ch in _BEYOND_BMP.findall(text)) if self.beyond else 0
+        beyond = sum(map(self.beyond.__contains__, _BEYOND_BMP.findall(text))) if self.beyond else 0
         return len(self.bmp.findall(text)) + beyond
 
 

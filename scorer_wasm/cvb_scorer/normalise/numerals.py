@@ -267,12 +267,26 @@ RUN = re.compile(
     f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|(?<=[0-9])\\.(?=[0-9])|{_DECIMAL}(?=[{_NUMERAL_CLASS}0-9]))*"
 )
 # What a range counts (三四個, 六七歲): a Han character that cannot continue a number.
-_COUNTED = re.compile(f"(?![{_NUMERAL_CLASS}{_DECIMAL}])[{HAN_CLASS}]")
+_COUNTED = f"(?![{_NUMERAL_CLASS}{_DECIMAL}])[{HAN_CLASS}]"
+_NUMBERISH = NUMERAL_CHARS | {_DECIMAL}
+
+
+def _counted(ch: str) -> bool:
+    """Whether ``ch`` matches ``_COUNTED`` (tested without a regular expression of its own: each class of the
+    Han blocks costs a millisecond or two to compile at every start of ``cvb-score``)."""
+    return class_code(ch) in ("H", "C") and ch not in _NUMBERISH
+
+
 _RANGE_WORD = "[" + "".join(_RANGE_VALUES) + "]"
 # A range written with a comma between its words (六,七歲, 六、七歲): the comma goes, the words stay.
 _COMMA_RANGE = re.compile(
-    f"(?<![{_NUMERAL_CLASS}0-9{_DECIMAL}.])({_RANGE_WORD})[,、]({_RANGE_WORD})(?={_COUNTED.pattern})"
+    f"(?<![{_NUMERAL_CLASS}0-9{_DECIMAL}.])({_RANGE_WORD})[,、]({_RANGE_WORD})(?={_COUNTED})"
 )
+
+
+# What every match of ``_COMMA_RANGE`` has, a comma between two range words: the fast path's trigger (found by
+# scanning for the words, fewer in a transcript than its commas).
+COMMA_BETWEEN_RANGE_WORDS = re.compile(f"{_RANGE_WORD}[,、](?={_RANGE_WORD})")
 
 
 def join_comma_ranges(text: str) -> str:
@@ -287,7 +301,7 @@ def _join_range(match: re.Match[str]) -> str:
 
 def is_range_at(text: str, start: int, end: int) -> bool:
     """Whether the run ``text[start:end]`` is a range: two digit words one apart before what they count."""
-    return is_range(text[start:end]) and _COUNTED.match(text, end) is not None
+    return is_range(text[start:end]) and end < len(text) and _counted(text[end])
 
 
 def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | None]) -> tuple[str, int]:
@@ -362,33 +376,62 @@ def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
 _ANY_NUMERAL = re.compile(f"[{_NUMERAL_CLASS}{_DECIMAL}]")
 
 
+# The exception words by their first two characters (every one has at least two), longest first as in
+# ``_EXCEPTION``: the words that may start at a run, found with a dictionary look-up instead of a match.
+_EXCEPTIONS_BY_START: dict[str, tuple[str, ...]] = {}
+for _word in sorted(EXCEPTION_WORDS, key=len, reverse=True):
+    _EXCEPTIONS_BY_START[_word[:2]] = (*_EXCEPTIONS_BY_START.get(_word[:2], ()), _word)
+# What a run of one character folds to, which depends on nothing around it (no range has one character, and
+# ``read_as_said`` needs two numbers), except 百 that may start 百分之: most runs are one character (一個, 兩次).
+_ONE_CHARACTER_RUNS = {
+    ch: read_number(ch) or ch for ch in (*NUMERAL_CHARS, *"0123456789") if not _PERCENT_PREFIX.startswith(ch)
+}
+
+
 def fold_numerals(text: str) -> str:
-    """Fold every numeral run in ``text`` to Arabic; see the module docstring."""
+    """Fold every numeral run in ``text`` to Arabic; see the module docstring. (``fold_run`` on each run, as
+    the reference does, with the exception words and the runs of one character found without a call.)"""
     if _ANY_NUMERAL.search(text) is None:
         return text
     out: list[str] = []
     pos = 0
     search = RUN.search
+    exceptions = _EXCEPTIONS_BY_START
+    one = _ONE_CHARACTER_RUNS
     match = search(text, 0)
     while match is not None:
-        out.append(text[pos : match.start()])
-        folded, pos = fold_run(text, match, convert_run)
-        out.append(folded)
+        start, end = match.span()
+        out.append(text[pos:start])
+        words = exceptions.get(text[start : start + 2])
+        word = next((w for w in words if text.startswith(w, start)), None) if words else None
+        if word is not None:
+            out.append(word)
+            pos = start + len(word)
+        elif end - start == 1 and text[start] in one:
+            out.append(one[text[start]])
+            pos = end
+        else:
+            folded, pos = fold_run(text, match, convert_run)
+            out.append(folded)
         match = search(text, pos)
     out.append(text[pos:])
     return "".join(out)
 
 
 # A comma between a digit and exactly three digits is a thousands separator (1,200). Only the ASCII comma: the
-# full-width one is a list separator (the width rule makes it 、 before NFKC could make it ASCII).
-THOUSANDS = re.compile("(?<=[0-9]),(?=[0-9]{3}(?![0-9]))")
+# full-width one is a list separator (the width rule makes it 、 before NFKC could make it ASCII). The comma comes
+# first and the digit before it is a look-behind, so the engine scans for commas (a transcript has many, few
+# after a digit) instead of trying the look-behind at every position: the same matches, several times faster.
+THOUSANDS = re.compile(",(?<=[0-9],)(?=[0-9]{3}(?![0-9]))")
 
 
 def join_thousands(text: str) -> str:
     return THOUSANDS.sub("", text) if "," in text else text
 
 
-CURRENCY_RUN = re.compile(f"(?<=[0-9%])[{_CURRENCY_CLASS}]+")
+# A run of 蚊/元 right after a number; the look-behind sits after the first word, so the engine scans for the
+# words (the same matches: a run after a digit starts at its first word).
+CURRENCY_RUN = re.compile(f"[{_CURRENCY_CLASS}](?<=[0-9%][{_CURRENCY_CLASS}])[{_CURRENCY_CLASS}]*")
 
 
 def drop_currency(match: re.Match[str]) -> str:

@@ -8,7 +8,7 @@ from functools import cache
 
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_code
+from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_body, class_code, ranges_of, without
 
 SPACE = " "
 _WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
@@ -40,9 +40,18 @@ class _CleanupTable(dict[int, "str | None"]):
 _CLEANUP = _CleanupTable()
 
 
-# Printable ASCII, CJK punctuation, full-width forms and the Han blocks: none is a control, format or space
-# character other than the ASCII space, so a text made only of them needs no cleanup pass.
-_NEEDS_CLEANUP = re.compile(f"[^\x20-\x7e\u3001-\u303f\uff01-\uff5e{HAN_CLASS}]")
+# Every character the cleanup changes: the code points of categories Cc, Cf, Cs, Zs, Zl and Zp in Unicode
+# 16.0.0 but the space (tests/scorer/test_normalise.py checks them against the pinned tables). A text without
+# any (nearly every one) needs no cleanup pass; a text with a symbol such as ○ needs none either.
+CLEANUP_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x001F), (0x007F, 0x00A0), (0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C),
+    (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2), (0x1680, 0x1680),
+    (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064), (0x2066, 0x206F),
+    (0x3000, 0x3000), (0xD800, 0xDFFF), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)  # fmt: skip
+_NEEDS_CLEANUP = re.compile(f"[{class_body(CLEANUP_RANGES)}]")
 
 
 def clean_unicode(text: str) -> str:
@@ -58,6 +67,12 @@ def clean_unicode(text: str) -> str:
 # not worth a route of its own.)
 _STABLE_HAN = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HAN_RANGES if lo not in (0xF900, 0x2F800))
 _UNSTABLE = re.compile(f"[^\x20-\x7e{_STABLE_HAN}]")
+
+
+def is_stable(text: str) -> bool:
+    """Whether ``text`` is made only of printable ASCII and Han other than the compatibility ideographs, which
+    the cleanup, the list commas and NFKC all leave alone."""
+    return _UNSTABLE.search(text) is None
 
 
 def nfkc(text: str) -> str:
@@ -107,11 +122,24 @@ def _lower_table() -> dict[int, str]:
 
 
 _UPPER_CANDIDATES = re.compile("[A-Z\u00c0-\u024f]+")
+# Every byte but the UTF-8 lead bytes of U+00C0 to U+027F (0xC3 to 0xC9), which covers Latin-1's letters and
+# Latin Extended-A and -B: deleting them leaves nothing when a text has none of those letters.
+_NOT_LATIN_LEAD = bytes(b for b in range(256) if not 0xC3 <= b <= 0xC9)
 
 
 def lowercase_latin(text: str) -> str:
     if text.isascii():
         return text.lower()
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (the cleanup removes them before this rule)
+        data = b"\xc3"
+    if not data.translate(None, _NOT_LATIN_LEAD):
+        # Only ASCII letters to lowercase (most code-switched text): in UTF-8 every byte below 0x80 is an ASCII
+        # character and every other character is bytes of 0x80 and above, which ``bytes.lower`` leaves alone,
+        # so lowercasing the bytes lowercases exactly A-Z, in C.
+        lowered = data.lower()
+        return text if lowered == data else lowered.decode("utf-8")
     # Only the runs of candidates are translated, not every character of a mostly Han text.
     return _UPPER_CANDIDATES.sub(_lower_run, text)
 
@@ -191,14 +219,15 @@ def _word_like(ch: str) -> bool:
 # characters that cannot be part of a number: what a removed gap leaves depends only on the characters on
 # either side of it, and between two such characters it leaves nothing (no space, no ``.`` or ``%``). Most of
 # a transcript's punctuation is this; removing it in one C-level pass leaves the loop below the few others.
-_USUAL_GAPS = "".join(
-    re.escape(ch)
-    for ch in map(
-        chr, (*range(0x20, 0x7F), *range(0x2010, 0x2028), *range(0x3000, 0x3040), *range(0xFF01, 0xFF66))
+_USUAL_GAPS = class_body(
+    ranges_of(
+        cp
+        for cp in (*range(0x20, 0x7F), *range(0x2010, 0x2028), *range(0x3000, 0x3040), *range(0xFF01, 0xFF66))
+        if is_gap(chr(cp))
     )
-    if is_gap(ch)
 )
-_PLAIN_HAN = f"(?:(?![{''.join(sorted(_NUMBERISH))}])[{HAN_CLASS}])"
+# Han that cannot be part of a number, as one class (the Han ranges with holes at the numerals and 點).
+_PLAIN_HAN = f"[{class_body(without(HAN_RANGES, map(ord, _NUMBERISH)))}]"
 # The look-behind sits after the first mark, so the engine scans for a mark before it tries one (twice as fast).
 _GAP_BETWEEN_PLAIN_HAN = re.compile(
     f"[{_USUAL_GAPS}](?<={_PLAIN_HAN}[{_USUAL_GAPS}])[{_USUAL_GAPS}]*(?={_PLAIN_HAN})"
