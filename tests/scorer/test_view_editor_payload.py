@@ -95,3 +95,23 @@ def test_the_two_part_answer_merges_into_the_whole_on_generated_text(
     reference: str, hypothesis: str, mer: bool
 ) -> None:
     _parts_merge_into_the_whole(reference, hypothesis, mer)
+
+
+def _kept_hypotheses(reference: str) -> list[object]:
+    from cvb_scorer import align
+
+    return [entry.hypothesis for entry in align._recent if entry.reference == reference]
+
+
+# 万 is read by a numeral rule, so the Simplified cost aligns the reference with a hypothesis folded before
+# normalising (the alignment that used to take the place of the keystroke's own columns).
+@pytest.mark.parametrize(
+    ("reference", "hypothesis"),
+    [("三萬五千蚊保費係咪", "三万五千蚊保费系咪"), ("我想問下份保單幾時到期", "我想问下份保单几时到期")],
+)
+def test_the_details_leave_the_keystrokes_columns_for_the_next_keystroke(
+    reference: str, hypothesis: str
+) -> None:
+    parts = render_editor_parts(reference=reference, hypothesis=hypothesis)
+    parts.rest()
+    assert parts.clip.hypothesis.cer in _kept_hypotheses(parts.clip.reference.cer)
