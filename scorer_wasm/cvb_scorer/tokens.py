@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
+from cvb_scorer._charclass import class_body, ranges_of
 from cvb_scorer._unicode import ud
 
 # Every CJK Unified Ideographs block (the URO and extensions A to I) and both compatibility-ideograph blocks.
@@ -38,41 +39,6 @@ CANTONESE_CHARS = frozenset(
     "咗嘅啲冇嘢喺哋佢乜嚟睇諗啱瞓攰嗰餸㗎𨋢噉咁嘞喇啩囉吖啫咩噃喎嚿揸攞擰嬲嗌咪冧揼掟氹嘥嚡嘈嚫噏嘜嗱嚹啖"
     "嘍喐唔咋嗮晒吓搵揾𠮶𡃉嚕嗯喱噚尋埋嘢囖嘑啦咧噶咯嘛喔呀"
 )
-
-
-def ranges_of(code_points: Iterable[int]) -> list[tuple[int, int]]:
-    """Code points as sorted, merged inclusive ranges."""
-    out: list[tuple[int, int]] = []
-    for cp in sorted(set(code_points)):
-        if out and out[-1][1] == cp - 1:
-            out[-1] = (out[-1][0], cp)
-        else:
-            out.append((cp, cp))
-    return out
-
-
-def without(ranges: Iterable[tuple[int, int]], code_points: Iterable[int]) -> list[tuple[int, int]]:
-    """``ranges`` minus ``code_points``."""
-    holes = sorted(set(code_points))
-    out: list[tuple[int, int]] = []
-    for lo, hi in ranges:
-        for cp in holes:
-            if lo <= cp <= hi:
-                if lo < cp:
-                    out.append((lo, cp - 1))
-                lo = cp + 1
-        if lo <= hi:
-            out.append((lo, hi))
-    return out
-
-
-def class_body(ranges: Iterable[tuple[int, int]]) -> str:
-    """Inclusive code-point ranges as the inside of a regular-expression character class. Written as ranges
-    rather than one character after another, a class is parsed and compiled much faster (the module's import
-    is part of every ``cvb-score`` run)."""
-    return "".join(
-        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
-    )
 
 
 # The same blocks as a regular-expression character class.

@@ -255,9 +255,9 @@ def test_currency_removal_never_makes_a_new_number(text: str, expected: str) -> 
 
 def test_the_cleanup_ranges_are_every_character_the_cleanup_changes() -> None:
     # The cleanup's fast check scans for these ranges only; the pinned tables decide what the cleanup changes.
+    from cvb_scorer._charclass import ranges_of
     from cvb_scorer.normalise.text import CLEANUP_RANGES
     from cvb_scorer.reference.normalise import cleanup
-    from cvb_scorer.tokens import ranges_of
 
     changed = [cp for cp in range(0x110000) if ud.category(chr(cp)) in ("Cc", "Cf", "Cs", "Zs", "Zl", "Zp")]
     assert ranges_of(cp for cp in changed if cp != 0x20) == list(CLEANUP_RANGES)

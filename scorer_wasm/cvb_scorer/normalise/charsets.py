@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from cvb_scorer.tokens import class_body, ranges_of
+from cvb_scorer._charclass import class_body, ranges_of
 
 
 @dataclass(frozen=True)

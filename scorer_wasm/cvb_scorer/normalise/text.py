@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from cvb_scorer._charclass import class_body, ranges_of, without
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_body, class_code, ranges_of, without
+from cvb_scorer.tokens import HAN_CLASS, HAN_RANGES, class_code
 
 SPACE = " "
 _WHITESPACE_CONTROLS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
