@@ -460,26 +460,31 @@ def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: 
     assert loaded.problems[0].reason.startswith(reason), loaded.problems[0].reason
 
 
-def test_a_duplicate_run_is_refused_naming_the_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("second", "sentence"),
+    [
+        # The same run twice: named by its run number, pointing at the first.
+        (
+            {},
+            "results/runs/2.json: it repeats run 1 of a on llm in round online_challenge, already in "
+            "results/runs/1.json.",
+        ),
+        # The same draw recorded under another run number.
+        (
+            {"run": 2},
+            "results/runs/2.json: it repeats the draw of results/runs/1.json (same entrant, pillar, round, seed "
+            "and window).",
+        ),
+    ],
+)
+def test_a_repeated_run_or_draw_is_refused_naming_the_first(
+    tmp_path: Path, second: dict[str, object], sentence: str
+) -> None:
     _, rules = _config()
     rec = _record("a", "llm", [70.0])
-    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec}})
+    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, **second}})
     problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
-    assert [str(p) for p in problems] == [
-        "results/runs/2.json: it repeats run 1 of a on llm in round online_challenge, already in "
-        "results/runs/1.json."
-    ]
-
-
-def test_the_same_draw_recorded_as_another_run_is_refused(tmp_path: Path) -> None:
-    _, rules = _config()
-    rec = _record("a", "llm", [70.0])
-    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, "run": 2}})
-    problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
-    assert [str(p) for p in problems] == [
-        "results/runs/2.json: it repeats the draw of results/runs/1.json (same entrant, pillar, round, seed and "
-        "window)."
-    ]
+    assert [str(p) for p in problems] == [sentence]
 
 
 def test_the_same_run_number_in_another_round_is_another_run(tmp_path: Path) -> None:
