@@ -85,9 +85,9 @@ const engine = {
 
   // A reader whose browser keeps this site's runtime (the service worker keeps it once the editor has been
   // used, and answers it from disk) gets Python started as soon as an editor comes into view rather than on
-  // intent: nothing is downloaded for it, and a return visit is ready sooner (full editors only; see mount). The worker itself checks that
-  // every runtime file the current manifest names is kept before it fetches any (KEPT_ONLY), and otherwise
-  // answers "not-kept" and stops. Never with the data saver on.
+  // intent: nothing is downloaded for it, and a return visit is ready sooner (full editors only; see mount).
+  // The worker itself checks that every runtime file the current manifest names is kept before it fetches any
+  // (KEPT_ONLY), and otherwise answers "not-kept" and stops. Never with the data saver on.
   startIfKept(root) {
     if (this.worker || saveData() || !navigator.serviceWorker?.controller || !("IntersectionObserver" in window)) return;
     // In view already (the usual case for a reload): at once, not after the observer's first frame.
