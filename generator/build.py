@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib
 import json
@@ -56,7 +57,7 @@ from starter_kit.kit import (
 if TYPE_CHECKING:
     from generator.pdf.issue import PrintedPdf
 
-EDITOR_ASSETS = ("editor.js", "editor_state.js", "worker.js", "memory.mjs", "editor.css")
+EDITOR_ASSETS = ("early.js", "editor.js", "editor_state.js", "worker.js", "memory.mjs", "editor.css")
 SERVICE_WORKER = "sw.js"
 # Runs of Chinese number characters (三千二百五十) that the search index keeps as one word.
 ZH_NUMBER_RUN = re.compile("[零〇一二兩三四五六七八九十百千萬億廿卅]{2,}")
@@ -447,6 +448,8 @@ class StartUpSnapshot:
     sha256: str
     # The wheels the worker installs after restoring it (the rest were needed only to make it).
     install_after_restore: tuple[str, ...]
+    # The sha256 of the snapshot inflated: a browser that keeps an inflated copy checks it against this.
+    inflated_sha256: str
 
 
 def start_up_snapshot(layout: Layout, wheel: scorer_bridge.ScorerWheel) -> StartUpSnapshot:
@@ -463,10 +466,12 @@ def start_up_snapshot(layout: Layout, wheel: scorer_bridge.ScorerWheel) -> Start
             f"{record['scorer_sha256']}, not from {wheel.path.name} ({wheel.sha256}) that this build serves; "
             "run `make site` to make it again."
         )
+    path = layout.snapshot / str(record["snapshot"])
     return StartUpSnapshot(
-        layout.snapshot / str(record["snapshot"]),
+        path,
         str(record["snapshot_sha256"]),
         tuple(str(name) for name in record.get("install_after_restore", [])),
+        hashlib.sha256(gzip.decompress(path.read_bytes())).hexdigest(),
     )
 
 
@@ -528,6 +533,7 @@ def _copy_assets(layout: Layout, assets: Path, rendered: Rendered, snapshot: Sta
         "start_up_snapshot": {
             "path": beside_manifest(snapshot.path.name),
             "sha256": snapshot.sha256,
+            "inflated_sha256": snapshot.inflated_sha256,
             "packages": [beside_manifest(name) for name in snapshot.install_after_restore],
         },
     }

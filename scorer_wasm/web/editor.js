@@ -20,6 +20,13 @@ function saveData() {
   return navigator.connection?.saveData === true;
 }
 
+// Whether a worker may start before intent (early.js tests the same, before this module can run): never with
+// the data saver on, never without a service worker keeping the runtime, and only where an editor can tell
+// whether it is in view.
+function keptRuntimeMayStart() {
+  return !saveData() && Boolean(navigator.serviceWorker?.controller) && "IntersectionObserver" in window;
+}
+
 // One engine per document: the worker, what it last said about itself, and which editor awaits which answer.
 const engine = {
   worker: null,
@@ -32,6 +39,7 @@ const engine = {
   // it only on intent or once it is ready, and its latest progress is held until then.
   quiet: false,
   held: null,
+  early: false, // the quiet worker was started before any editor was laid out (early.js)
 
   // The reader wants an editor (focus, click, drop, the load button).
   intent() {
@@ -59,6 +67,26 @@ const engine = {
       this.broadcast({ type: "engine-failed", message: `This browser could not start the scorer's worker (${error.message}).` });
       return;
     }
+    this.listen();
+  },
+
+  // The worker early.js started from <head>, as if spawned quietly here, with what it has said so far.
+  adoptEarly() {
+    const early = window.cvbEarlyWorker;
+    delete window.cvbEarlyWorker;
+    if (!early) return;
+    if (early.failed) {
+      early.worker.terminate();
+      return;
+    }
+    this.worker = early.worker;
+    this.quiet = true;
+    this.early = true;
+    this.listen();
+    for (const message of early.messages) this.receive(message);
+  },
+
+  listen() {
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
@@ -77,10 +105,12 @@ const engine = {
 
   // A quiet worker that cannot go on is dropped unseen; intent starts one the usual way.
   hush() {
+    if (this.worker) performance.mark("cvb:worker-stopped");
     this.worker?.terminate?.();
     this.worker = null;
     this.quiet = false;
     this.held = null;
+    this.early = false;
   },
 
   // A reader whose browser keeps this site's runtime (the service worker keeps it once the editor has been
@@ -89,13 +119,19 @@ const engine = {
   // The worker itself checks that every runtime file the current manifest names is kept before it fetches any
   // (KEPT_ONLY), and otherwise answers "not-kept" and stops. Never with the data saver on.
   startIfKept(root) {
-    if (this.worker || saveData() || !navigator.serviceWorker?.controller || !("IntersectionObserver" in window)) return;
+    if (!keptRuntimeMayStart()) return;
     // In view already (the usual case for a reload): at once, not after the observer's first frame.
     const box = root.getBoundingClientRect();
     if (box.bottom > -innerHeight / 2 && box.top < innerHeight * 1.5) {
-      this.spawn({ quiet: true });
+      if (!this.worker) this.spawn({ quiet: true });
+      this.early = false;
       return;
     }
+    // Started early for an editor that turns out to be out of view: stopped (it has read only kept files),
+    // and started again when the editor comes near.
+    if (this.early && this.quiet) this.hush();
+    this.early = false;
+    if (this.worker) return;
     const seen = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
@@ -791,6 +827,7 @@ function mountAll() {
   }
 }
 
+engine.adoptEarly();
 if (window.document$?.subscribe) {
   window.document$.subscribe(mountAll);
 } else if (document.readyState === "loading") {

@@ -148,13 +148,96 @@ async function fetchSnapshot(url, expected) {
   return inflated;
 }
 
+// A return visit reads the snapshot inflated, ~55 MB, from a file of this origin's private file system
+// (OPFS) rather than inflating the ~11 MB kept packed: inflating is ~0.2 s of this thread's CPU on a warm
+// start, on a machine whose cores the page's own start-up wants too, and a synchronous read of a file into
+// one buffer costs a small part of that (the same bytes read from Cache Storage took as long as inflating).
+// The file is named by the sha256 of the inflated bytes, which the manifest records beside the packed file's
+// (inflated_sha256): a rebuilt site's snapshot never meets an old file, and the older files are deleted when
+// a new one is written. It is written once a restore from verified packed bytes has worked (keepInflated),
+// only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly full phone the packed
+// copy alone stays), and it is hashed when read, beside the restore, which takes longer: nothing is answered
+// before it matches, and a copy that does not match is deleted and Python booted the long way (once).
+// Browsers without the synchronous file API read the packed copy every time.
+const INFLATED_PREFIX = "cvb-snapshot-";
+const ROOM_FACTOR = 20;
+const inflatedName = (sha256) => `${INFLATED_PREFIX}${sha256}.bin`;
+
+// The kept copy as {bytes, verified: a promise of whether its sha256 is `sha256`}, or null.
+async function keptInflated(sha256) {
+  if (!sha256 || !globalThis.crypto?.subtle) return null;
+  let access = null;
+  try {
+    const directory = await navigator.storage.getDirectory();
+    const file = await directory.getFileHandle(inflatedName(sha256));
+    access = await file.createSyncAccessHandle();
+    const bytes = new Uint8Array(access.getSize());
+    if (!bytes.byteLength || access.read(bytes, { at: 0 }) !== bytes.byteLength) return null;
+    reached("snapshot-inflated"); // the inflated bytes in hand, as after fetchSnapshot
+    const verified = crypto.subtle.digest("SHA-256", bytes).then(
+      (digest) => hex(digest) === sha256,
+      () => false,
+    );
+    return { bytes, verified };
+  } catch {
+    return null; // none kept (or no such API): the packed copy is read instead
+  } finally {
+    access?.close();
+  }
+}
+
+async function dropInflated(sha256) {
+  try {
+    await (await navigator.storage.getDirectory()).removeEntry(inflatedName(sha256));
+  } catch {
+    // Gone already.
+  }
+}
+
+async function keepInflated(sha256, bytes) {
+  let access = null;
+  try {
+    const { quota = 0, usage = 0 } = (await navigator.storage.estimate?.()) ?? {};
+    if (!sha256 || quota - usage < ROOM_FACTOR * bytes.byteLength) return;
+    const directory = await navigator.storage.getDirectory();
+    // Written under a temporary name and renamed once whole: a tab closed mid-write leaves no short file
+    // under the name that is read.
+    const partial = await directory.getFileHandle(`${inflatedName(sha256)}.partial`, { create: true });
+    access = await partial.createSyncAccessHandle();
+    access.truncate(0);
+    const written = access.write(bytes, { at: 0 });
+    access.flush();
+    access.close();
+    access = null;
+    if (written !== bytes.byteLength) throw new Error("short write");
+    await partial.move(inflatedName(sha256));
+    for await (const name of directory.keys()) {
+      if (name.startsWith(INFLATED_PREFIX) && name !== inflatedName(sha256)) await directory.removeEntry(name);
+    }
+    reached("snapshot-kept-inflated");
+  } catch {
+    // Not kept: the next visit inflates the packed copy, as this one did.
+    access?.close();
+  }
+}
+
 async function startPython(manifestPromise) {
   const manifest = await manifestPromise;
   const indexURL = fromManifest(manifest.runtime.pyodide);
   const pyodideModule = import(new URL("pyodide.mjs", indexURL).href);
+  // Pyodide imports its Emscripten module (~1.2 MB of JavaScript) only once loadPyodide runs, after the
+  // snapshot is read; imported here it is parsed beside the reading and the compiling instead (the same
+  // address is one module, so Pyodide's own import finds it done).
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {});
   const record = manifest.start_up_snapshot;
-  const snapshot =
-    mayRestore(manifest) ? fetchSnapshot(fromManifest(record.path), record.sha256) : null;
+  const inflatedSha256 = record?.inflated_sha256;
+  // What was read: the kept inflated copy, or the packed file inflated here (then kept inflated for next time).
+  const source = mayRestore(manifest)
+    ? keptInflated(inflatedSha256).then(
+        async (kept) => kept ?? { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null },
+      )
+    : null;
+  const snapshot = source?.then(({ bytes }) => bytes) ?? null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
   // Compiled on the browser's own threads while this one inflates the snapshot (memory.mjs, withMemoryOf).
   const compiled =
@@ -171,14 +254,22 @@ async function startPython(manifestPromise) {
       const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
       const heap = snapshot.then(snapshotHeapBytes, () => 0);
       const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }), compiled);
+      const { bytes, verified } = await source;
+      if (verified && !(await verified)) {
+        await dropInflated(inflatedSha256);
+        throw new Error(`the kept inflated snapshot does not have the sha256 ${inflatedSha256} of this build`);
+      }
       reached("restored");
-      return { pyodide, snapshot: true };
+      const keepSnapshot = verified ? null : () => keepInflated(inflatedSha256, bytes);
+      return { pyodide, snapshot: true, keepSnapshot };
     } catch (error) {
       // A snapshot that cannot be restored costs time, never correctness: boot Python the long way instead.
       console.warn(`Starting Python without the snapshot: ${lastLine(error)}`);
+      const { verified } = (await source?.catch(() => null)) ?? {};
+      if (verified) await dropInflated(inflatedSha256);
     }
   }
-  return { pyodide: await loadPyodide(options), snapshot: false };
+  return { pyodide: await loadPyodide(options), snapshot: false, keepSnapshot: null };
 }
 
 async function boot() {
@@ -195,7 +286,7 @@ async function boot() {
     verifyScorer(fromManifest(manifest.runtime.scorer), manifest.sha256),
   );
   checked.then(() => reached("verified"), () => {});
-  const { pyodide, snapshot } = await startPython(manifestPromise);
+  const { pyodide, snapshot, keepSnapshot } = await startPython(manifestPromise);
 
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
@@ -320,7 +411,19 @@ def _cvb_clip(clip_id):
     })());
   const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
   const filesPending = () => !filesDone;
-  return { render, renderFirst, renderRest, files, filesPending, sha256: check.sha256, verified: check.verified, started, serviceWorker, snapshot };
+  return {
+    render,
+    renderFirst,
+    renderRest,
+    files,
+    filesPending,
+    keepSnapshot,
+    sha256: check.sha256,
+    verified: check.verified,
+    started,
+    serviceWorker,
+    snapshot,
+  };
 }
 
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
@@ -363,7 +466,16 @@ const FILES_AFTER_IDLE_MS = 1000;
 let filesTimer = 0;
 function filesWhenIdle(engine) {
   clearTimeout(filesTimer);
-  filesTimer = setTimeout(() => engine.files().catch(() => {}), FILES_AFTER_IDLE_MS);
+  filesTimer = setTimeout(() => engine.files().then(keepSnapshotOnce(engine), () => {}), FILES_AFTER_IDLE_MS);
+}
+
+// The inflated snapshot is written at the same pause, after the files (writing ~55 MB takes a moment), once.
+function keepSnapshotOnce(engine) {
+  return () => {
+    const keep = engine.keepSnapshot;
+    engine.keepSnapshot = null;
+    return keep?.();
+  };
 }
 
 const ready = boot();

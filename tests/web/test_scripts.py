@@ -9,7 +9,7 @@ import subprocess
 import editor_site
 import pytest
 
-SCRIPTS = ("editor.js", "editor_state.js", "worker.js", "memory.mjs", "sw.js")
+SCRIPTS = ("early.js", "editor.js", "editor_state.js", "worker.js", "memory.mjs", "sw.js")
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
