@@ -170,7 +170,9 @@ async function keptInflated(sha256) {
   try {
     const directory = await navigator.storage.getDirectory();
     const file = await directory.getFileHandle(inflatedName(sha256));
-    access = await file.createSyncAccessHandle();
+    // Read-only lets other tabs read it at the same time (a browser without the mode takes the file alone,
+    // and a tab that finds it taken reads the packed copy instead).
+    access = await file.createSyncAccessHandle({ mode: "read-only" });
     const bytes = new Uint8Array(access.getSize());
     if (!bytes.byteLength || access.read(bytes, { at: 0 }) !== bytes.byteLength) return null;
     reached("snapshot-inflated"); // the inflated bytes in hand, as after fetchSnapshot
@@ -212,7 +214,10 @@ async function keepInflated(sha256, bytes) {
     if (written !== bytes.byteLength) throw new Error("short write");
     await partial.move(inflatedName(sha256));
     for await (const name of directory.keys()) {
-      if (name.startsWith(INFLATED_PREFIX) && name !== inflatedName(sha256)) await directory.removeEntry(name);
+      // Older builds' files; this build's (and another tab's half-written copy of it) stay.
+      if (name.startsWith(INFLATED_PREFIX) && !name.startsWith(inflatedName(sha256))) {
+        await directory.removeEntry(name);
+      }
     }
     reached("snapshot-kept-inflated");
   } catch {

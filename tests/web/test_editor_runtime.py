@@ -314,3 +314,22 @@ def test_a_worker_started_early_for_an_editor_out_of_view_stops_until_the_editor
     root.scroll_into_view_if_needed()
     page.wait_for_selector(f'{FULL}[data-cvb-state="live"]', timeout=60_000)
     assert "cvb:intent" not in page.evaluate(MARKS)
+
+
+MAKE_FILE = """
+async (name) => {
+  const file = await (await navigator.storage.getDirectory()).getFileHandle(name, { create: true });
+  const writable = await file.createWritable();
+  await writable.write(new Uint8Array([1, 2, 3]));
+  await writable.close();
+}
+"""
+
+
+def test_keeping_the_inflated_copy_deletes_an_older_builds_copy(site: editor_site.Site, page: Any) -> None:
+    stale = "cvb-snapshot-" + "0" * 64 + ".bin"
+    page.goto(site.url(site.other_path))
+    page.evaluate(MAKE_FILE, stale)
+    assert page.evaluate(INFLATED_KEPT, stale)
+    inflated_copy_kept(site, page)
+    assert not page.evaluate(INFLATED_KEPT, stale)
