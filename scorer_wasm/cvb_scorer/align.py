@@ -382,6 +382,23 @@ _GROUP_BITS = 4096
 _PACK_MAX_LENGTH = 2000
 
 
+# The byte and the bit within it of row r + 1 in a little-endian mask, for ``_peq_bytes``.
+_BYTE_BITS = [(r >> 3, 1 << (r & 7)) for r in range(_PACK_MAX_LENGTH)]
+
+
+def _peq_bytes(reference: Sequence[str], size: int) -> dict[str, bytearray]:
+    """``_peq`` as little-endian masks of ``size`` bytes (what a group joins into its columns), set bit by
+    bit: building the integers and converting each with ``to_bytes`` cost a third more."""
+    peq: dict[str, bytearray] = {}
+    get = peq.get
+    for sym, (byte, bit) in zip(reference, _BYTE_BITS[: len(reference)], strict=True):
+        mask = get(sym)
+        if mask is None:
+            mask = peq[sym] = bytearray(size)
+        mask[byte] |= bit
+    return peq
+
+
 def _count_group(
     pairs: Sequence[tuple[Sequence[str], Sequence[str], int]],
     group: list[int],
@@ -404,7 +421,7 @@ def _count_group(
     for k in group:
         a, b, _ = pairs[k]
         size = len(a) // 8 + 1  # bytes for the rows and at least one clear bit above them
-        peq = {sym: mask.to_bytes(size, "little") for sym, mask in _peq(a).items()}
+        peq = _peq_bytes(a, size)
         zero = bytes(size)
         eq_lists.append([*map(peq.get, b, repeat(zero)), *repeat(zero, cols - len(b))])
         fulls.append(((1 << len(a)) - 1).to_bytes(size, "little"))
