@@ -60,12 +60,11 @@ def _step(eq: int, vp: int, vn: int, full: int, starts: int) -> tuple[int, int, 
     spare bit between, where the carry of the addition stops) do not mix, and a column cut to its low rows is
     exact on them.
     """
-    xv = eq | vn
-    xh = (((eq & vp) + vp) ^ vp) | eq
-    hp = vn | (full ^ (xh | vp))
-    hn = vp & xh
+    d0 = (((eq & vp) + vp) ^ vp) | eq | vn
+    hp = vn | (full ^ (d0 | vp))
+    hn = vp & d0
     hp_in = (hp << 1) | starts
-    return ((hn << 1) | (full ^ (xv | hp_in))) & full, hp_in & xv, xh | vn
+    return ((hn << 1) | (full ^ (d0 | hp_in))) & full, hp_in & d0, d0
 
 
 def _tie(diagonal: int, up: int) -> Op:
