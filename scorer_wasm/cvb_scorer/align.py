@@ -67,15 +67,15 @@ def _step(eq: int, vp: int, vn: int, full: int, starts: int) -> tuple[int, int, 
     return ((hn << 1) | (full ^ (d0 | hp_in))) & full, hp_in & d0, d0
 
 
-def _tie(diagonal: int, up: int) -> Op:
-    """The tie rule at a cell whose items differ, from ``diagonal`` (true when D[i][j] == D[i-1][j-1] + 1, else
-    D[i][j] == D[i-1][j-1]) and ``up`` (true when D[i][j] == D[i-1][j] + 1): the diagonal when it is on a
-    minimal path, else the deletion when it is, else the insertion (one of the three moves always is). Equal
-    items never reach it: the diagonal then costs nothing, is always minimal (D[i-1][j-1] == D[i][j]) and
-    comes first."""
-    if diagonal:
+def _tie(d0: int, vp: int, row: int) -> Op:
+    """The tie rule at cell (i, j) whose items differ, read at bit ``row`` (row i) of column j's ``d0`` and
+    ``vp`` (see ``_step``): the diagonal when it is on a minimal path (D[i][j] == D[i-1][j-1] + 1: the bit is
+    clear in ``d0``; else D[i][j] == D[i-1][j-1]), else the deletion when it is (D[i][j] == D[i-1][j] + 1: the
+    bit is set in ``vp``), else the insertion (one of the three moves always is). Equal items never reach it:
+    the diagonal then costs nothing, is always minimal (D[i-1][j-1] == D[i][j]) and comes first."""
+    if not d0 & row:
         return Op.SUBSTITUTE
-    if up:
+    if vp & row:
         return Op.DELETE
     return Op.INSERT
 
@@ -114,8 +114,7 @@ def _walk(
         if j <= lo:
             lo, vps, d0s = load(i, j)
         c = j - lo
-        bit = 1 << (off + i - 1)
-        op = _tie(not d0s[c] & bit, vps[c] & bit)
+        op = _tie(d0s[c], vps[c], 1 << (off + i - 1))
         if op is sub:
             i -= 1
             j -= 1
@@ -187,7 +186,7 @@ def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Load:
     return _checkpointed_columns(reference, hypothesis)
 
 
-# Pairs up to this many cells keep all their columns (4 bits a cell: at most 20 MB); larger ones keep
+# Pairs up to this many cells keep all their columns (3 bits a cell: at most 15 MB); larger ones keep
 # checkpoints. The editor's pairs are far below it.
 _STORE_MAX_CELLS = 40_000_000
 
@@ -376,7 +375,7 @@ def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence
 # arithmetic saves (CPU time of edit_counts_many, 1,000 pairs of 500 characters / 3,000 HKCanCor utterances,
 # against 8,192 rows: 2,048 1.01 / 0.89, 4,096 0.98 / 0.92, 16,384 1.03 / 1.28).
 _GROUP_BITS = 4096
-# A group keeps all its columns (4 integers of its rows each, as many as its longest hypothesis): a long side
+# A group keeps all its columns (2 integers of its rows each, as many as its longest hypothesis): a long side
 # on either hand goes alone, where long pairs keep checkpoints only.
 _PACK_MAX_LENGTH = 2000
 
@@ -412,7 +411,7 @@ def _count_group(
     if not group:
         return
     cols = max(len(pairs[k][1]) for k in group)
-    eq_lists: list[list[bytes]] = []
+    eq_lists: list[list[bytes | bytearray]] = []
     fulls: list[bytes] = []
     firsts: list[bytes] = []
     offsets: list[int] = []
