@@ -49,39 +49,41 @@ __all__ = [
 assert TIE_ORDER == (Move.DIAGONAL, Move.DELETE, Move.INSERT), "align._tie implements diag>del>ins only"
 
 
-def _step(eq: int, vp: int, vn: int, full: int, starts: int) -> tuple[int, int, int, int]:
+def _step(eq: int, vp: int, vn: int, full: int, starts: int) -> tuple[int, int, int]:
     """One column of the table from the one before. Bit r-1 (from a pair's offset) stands for row r.
 
     In: ``eq``, the rows whose reference item equals this column's hypothesis item; ``vp``/``vn``, the rows
     where D[r][c-1] - D[r-1][c-1] is +1/-1; ``full``, every row; ``starts``, row 1 of every pair (D[0][c] -
-    D[0][c-1] = +1 is carried in there). Out: the vertical deltas of this column, and ``hp``/``hn``, the rows
-    where D[r][c] - D[r][c-1] is +1/-1. Carries and shifts only move bits upwards, so the low rows of a column
-    never depend on higher ones: pairs packed one above another (with a spare bit between, where the carry of
-    the addition stops) do not mix, and a column cut to its low rows is exact on them.
+    D[0][c-1] = +1 is carried in there). Out: the vertical deltas of this column, and ``d0``, the rows where
+    D[r][c] == D[r-1][c-1] (Hyyrö's D0; elsewhere D[r][c] is one more). Carries and shifts only move bits
+    upwards, so the low rows of a column never depend on higher ones: pairs packed one above another (with a
+    spare bit between, where the carry of the addition stops) do not mix, and a column cut to its low rows is
+    exact on them.
     """
-    xv = eq | vn
-    xh = (((eq & vp) + vp) ^ vp) | eq
-    hp = vn | (full ^ (xh | vp))
-    hn = vp & xh
+    d0 = (((eq & vp) + vp) ^ vp) | eq | vn
+    hp = vn | (full ^ (d0 | vp))
+    hn = vp & d0
     hp_in = (hp << 1) | starts
-    return ((hn << 1) | (full ^ (xv | hp_in))) & full, hp_in & xv, hp, hn
+    return ((hn << 1) | (full ^ (d0 | hp_in))) & full, hp_in & d0, d0
 
 
-def _tie(up: int, left: int) -> Op:
-    """The tie rule at a cell whose items differ, from ``up`` = D[i][j] - D[i-1][j] and ``left`` = D[i-1][j] -
-    D[i-1][j-1]: the diagonal when D[i-1][j-1] + 1 == D[i][j], else the deletion when D[i-1][j] + 1 == D[i][j],
-    else the insertion (one of the three moves is always on a minimal path). Equal items never reach it: the
-    diagonal then costs nothing, is always minimal (D[i-1][j-1] == D[i][j]) and comes first."""
-    if up + left == 1:
+def _tie(d0: int, vp: int, row: int) -> Op:
+    """The tie rule at cell (i, j) whose items differ, read at bit ``row`` (row i) of column j's ``d0`` and
+    ``vp`` (see ``_step``): the diagonal when it is on a minimal path (D[i][j] == D[i-1][j-1] + 1: the bit is
+    clear in ``d0``; else D[i][j] == D[i-1][j-1]), else the deletion when it is (D[i][j] == D[i-1][j] + 1: the
+    bit is set in ``vp``), else the insertion (one of the three moves always is). Equal items never reach it:
+    the diagonal then costs nothing, is always minimal (D[i-1][j-1] == D[i][j]) and comes first."""
+    if not d0 & row:
         return Op.SUBSTITUTE
-    if up == 1:
+    if vp & row:
         return Op.DELETE
     return Op.INSERT
 
 
-# A block of columns: (lo, vps, vns, hps, hns), index c - lo holding column c; ``_Load(i, j)`` gives the block
-# holding column j, exact at least on rows 1..i (the walk never goes back up).
-_Block = tuple[int, list[int], list[int], list[int], list[int]]
+# A block of columns: (lo, vps, d0s), index c - lo holding column c (its vertical +1 deltas and its ``d0``, see
+# ``_step``); ``_Load(i, j)`` gives the block holding column j, exact at least on rows 1..i (the walk never
+# goes back up).
+_Block = tuple[int, list[int], list[int]]
 _Load = Callable[[int, int], _Block]
 
 
@@ -100,7 +102,7 @@ def _walk(
     s = d = n_ins = 0
     lo = j  # no block yet: the first cell whose items differ loads one
     vps: list[int] = []
-    vns, hps, hns = vps, vps, vps
+    d0s = vps
     match, sub, dele = Op.MATCH, Op.SUBSTITUTE, Op.DELETE
     while i and j:
         if a[i - 1] == b[j - 1]:
@@ -110,13 +112,9 @@ def _walk(
                 ops.append((match, i, j))
             continue
         if j <= lo:
-            lo, vps, vns, hps, hns = load(i, j)
+            lo, vps, d0s = load(i, j)
         c = j - lo
-        bit = 1 << (off + i - 1)
-        up = 1 if vps[c] & bit else (-1 if vns[c] & bit else 0)
-        bit >>= 1  # row i - 1 (row 0 is not stored: D[0][j] - D[0][j-1] = +1)
-        left = 1 if i == 1 or hps[c] & bit else (-1 if hns[c] & bit else 0)
-        op = _tie(up, left)
+        op = _tie(d0s[c], vps[c], 1 << (off + i - 1))
         if op is sub:
             i -= 1
             j -= 1
@@ -158,7 +156,7 @@ def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
     full = (1 << len(reference)) - 1
     vp, vn = full, 0
     for eq in map(peq.get, hypothesis, repeat(0)):
-        vp, vn, _, _ = _step(eq, vp, vn, full, 1)
+        vp, vn, _ = _step(eq, vp, vn, full, 1)
     return len(hypothesis) + vp.bit_count() - vn.bit_count()
 
 
@@ -188,7 +186,7 @@ def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Load:
     return _checkpointed_columns(reference, hypothesis)
 
 
-# Pairs up to this many cells keep all their columns (4 bits a cell: at most 20 MB); larger ones keep
+# Pairs up to this many cells keep all their columns (3 bits a cell: at most 15 MB); larger ones keep
 # checkpoints. The editor's pairs are far below it.
 _STORE_MAX_CELLS = 40_000_000
 
@@ -203,8 +201,7 @@ class _Stored:
     peq: dict[str, int]
     vps: list[int]
     vns: list[int]
-    hps: list[int]
-    hns: list[int]
+    d0s: list[int]
 
 
 # A few entries: the editor aligns characters and MER tokens alternately.
@@ -242,25 +239,24 @@ def _stored_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Loa
     full = (1 << rows) - 1
     entry = next((e for e in _recent if len(e.reference) == rows and e.reference == reference), None)
     if entry is None:
-        entry = _Stored(reference, hypothesis, _peq(reference), [full], [0], [0], [0])
+        entry = _Stored(reference, hypothesis, _peq(reference), [full], [0], [0])
         start = 0
     else:
         _recent.remove(entry)
         start = _shared_prefix(entry.hypothesis, hypothesis)
-        for kept in (entry.vps, entry.vns, entry.hps, entry.hns):
+        for kept in (entry.vps, entry.vns, entry.d0s):
             del kept[start + 1 :]
         entry.hypothesis = hypothesis
-    vps, vns, hps, hns = entry.vps, entry.vns, entry.hps, entry.hns
+    vps, vns, d0s = entry.vps, entry.vns, entry.d0s
     vp, vn = vps[start], vns[start]
     for eq in map(entry.peq.get, hypothesis[start:], repeat(0)):
-        vp, vn, hp, hn = _step(eq, vp, vn, full, 1)
+        vp, vn, d0 = _step(eq, vp, vn, full, 1)
         vps.append(vp)
         vns.append(vn)
-        hps.append(hp)
-        hns.append(hn)
+        d0s.append(d0)
     _recent.insert(0, entry)
     del _recent[_REUSE_ENTRIES:]
-    block = (0, vps, vns, hps, hns)
+    block = (0, vps, d0s)
     return lambda i, j: block
 
 
@@ -275,7 +271,7 @@ def _checkpointed_columns(reference: Sequence[str], hypothesis: Sequence[str]) -
     checkpoints = [(full, 0)]
     vp, vn = full, 0
     for c, eq in enumerate(map(peq.get, hypothesis, repeat(0)), 1):
-        vp, vn, _, _ = _step(eq, vp, vn, full, 1)
+        vp, vn, _ = _step(eq, vp, vn, full, 1)
         if not c % k:
             checkpoints.append((vp, vn))
 
@@ -285,14 +281,12 @@ def _checkpointed_columns(reference: Sequence[str], hypothesis: Sequence[str]) -
         vp, vn = checkpoints[lo // k]
         vp &= rows
         vn &= rows
-        vps, vns, hps, hns = [vp], [vn], [0], [0]
+        vps, d0s = [vp], [0]
         for eq in map(peq.get, hypothesis[lo : min(lo + k, n)], repeat(0)):
-            vp, vn, hp, hn = _step(eq & rows, vp, vn, rows, 1)
+            vp, vn, d0 = _step(eq & rows, vp, vn, rows, 1)
             vps.append(vp)
-            vns.append(vn)
-            hps.append(hp)
-            hns.append(hn)
-        return lo, vps, vns, hps, hns
+            d0s.append(d0)
+        return lo, vps, d0s
 
     return load
 
@@ -381,9 +375,26 @@ def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence
 # arithmetic saves (CPU time of edit_counts_many, 1,000 pairs of 500 characters / 3,000 HKCanCor utterances,
 # against 8,192 rows: 2,048 1.01 / 0.89, 4,096 0.98 / 0.92, 16,384 1.03 / 1.28).
 _GROUP_BITS = 4096
-# A group keeps all its columns (4 integers of its rows each, as many as its longest hypothesis): a long side
+# A group keeps all its columns (2 integers of its rows each, as many as its longest hypothesis): a long side
 # on either hand goes alone, where long pairs keep checkpoints only.
 _PACK_MAX_LENGTH = 2000
+
+
+# The byte and the bit within it of row r + 1 in a little-endian mask, for ``_peq_bytes``.
+_BYTE_BITS = [(r >> 3, 1 << (r & 7)) for r in range(_PACK_MAX_LENGTH)]
+
+
+def _peq_bytes(reference: Sequence[str], size: int) -> dict[str, bytearray]:
+    """``_peq`` as little-endian masks of ``size`` bytes (what a group joins into its columns), set bit by
+    bit: building the integers and converting each with ``to_bytes`` cost a third more."""
+    peq: dict[str, bytearray] = {}
+    get = peq.get
+    for sym, (byte, bit) in zip(reference, _BYTE_BITS[: len(reference)], strict=True):
+        mask = get(sym)
+        if mask is None:
+            mask = peq[sym] = bytearray(size)
+        mask[byte] |= bit
+    return peq
 
 
 def _count_group(
@@ -400,7 +411,7 @@ def _count_group(
     if not group:
         return
     cols = max(len(pairs[k][1]) for k in group)
-    eq_lists: list[list[bytes]] = []
+    eq_lists: list[list[bytes | bytearray]] = []
     fulls: list[bytes] = []
     firsts: list[bytes] = []
     offsets: list[int] = []
@@ -408,7 +419,7 @@ def _count_group(
     for k in group:
         a, b, _ = pairs[k]
         size = len(a) // 8 + 1  # bytes for the rows and at least one clear bit above them
-        peq = {sym: mask.to_bytes(size, "little") for sym, mask in _peq(a).items()}
+        peq = _peq_bytes(a, size)
         zero = bytes(size)
         eq_lists.append([*map(peq.get, b, repeat(zero)), *repeat(zero, cols - len(b))])
         fulls.append(((1 << len(a)) - 1).to_bytes(size, "little"))
@@ -419,14 +430,12 @@ def _count_group(
     full = from_bytes(join(fulls), "little")
     starts = from_bytes(join(firsts), "little")
     vp, vn = full, 0
-    vps, vns, hps, hns = [vp], [vn], [0], [0]
+    vps, d0s = [vp], [0]
     for column in zip(*eq_lists, strict=True):
-        vp, vn, hp, hn = _step(from_bytes(join(column), "little"), vp, vn, full, starts)
+        vp, vn, d0 = _step(from_bytes(join(column), "little"), vp, vn, full, starts)
         vps.append(vp)
-        vns.append(vn)
-        hps.append(hp)
-        hns.append(hn)
-    block = (0, vps, vns, hps, hns)
+        d0s.append(d0)
+    block = (0, vps, d0s)
     for k, off in zip(group, offsets, strict=True):
         a, b, _ = pairs[k]
         out[k] = _walk(a, b, lambda i, j: block, off, None, None if subs is None else subs[k])
