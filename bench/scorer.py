@@ -293,6 +293,12 @@ print(json.dumps({
 """
 
 
+# A fresh interpreter timed in pieces runs with one OpenBLAS thread, as ``cvb-score`` does
+# (``cli._one_blas_thread``): otherwise the threads numpy starts spin for about 60 ms of CPU that the command
+# does not pay, and numpy's route looks dearer than it is.
+AS_THE_COMMAND = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+
+
 def phases(work: Path) -> dict[str, Any]:
     """One fresh-interpreter breakdown of the 1,000-clip run, on the files ``whole_process`` wrote."""
     out = subprocess.run(
@@ -300,6 +306,7 @@ def phases(work: Path) -> dict[str, Any]:
         capture_output=True,
         text=True,
         check=True,
+        env=AS_THE_COMMAND,
     )
     result: dict[str, Any] = json.loads(out.stdout)
     return result
@@ -328,7 +335,8 @@ def bootstrap_processes(*, rounds: int) -> dict[str, Any]:
             for route, (walls, cpus) in runs.items():
                 cpu = _children_cpu()
                 start = time.perf_counter()
-                subprocess.run([sys.executable, "-c", BOOT_SCRIPT, str(clips), route.upper()], check=True)
+                command = [sys.executable, "-c", BOOT_SCRIPT, str(clips), route.upper()]
+                subprocess.run(command, check=True, env=AS_THE_COMMAND)
                 walls.append(time.perf_counter() - start)
                 cpus.append(_children_cpu() - cpu)
         out[f"{clips}_clips"] = {
@@ -347,7 +355,7 @@ def import_numpy_ms(*, rounds: int) -> dict[str, float]:
         for code in ("import cvb_scorer.stats", "import cvb_scorer.stats, cvb_scorer.stats_numpy"):
             cpu = _children_cpu()
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True)
+            subprocess.run([sys.executable, "-c", code], check=True, env=AS_THE_COMMAND)
             times.append((time.perf_counter() - start, _children_cpu() - cpu))
         costs["wall"].append(times[1][0] - times[0][0])
         costs["cpu"].append(times[1][1] - times[0][1])

@@ -46,10 +46,12 @@ LANE_BITS = 16
 # chunks yields exactly the words that one word at a time would.
 _CHUNK_BITS = 1 << 18
 # Clip draws (resamples x clips) from which the numpy route repays importing numpy: the import costs a whole
-# process about 85 ms of CPU, and a draw about 10 ns on the numpy route against 80 on the pure one; as whole
-# processes the two broke even between 1.1M and 1.45M draws (110-145 clips at 10,000 resamples) in
-# bench/scorer.py's ``routes_as_whole_processes``.
-NUMPY_MIN_DRAWS = 1_200_000
+# process about 60 ms of CPU with the one OpenBLAS thread the command asks for (cli._one_blas_thread), and a
+# draw far less on the numpy route than the ~150 ns of the pure one; as whole processes the two broke even
+# between 0.5M and 1M draws (pure 112 / numpy 135 ms at 50 clips, 187 / 149 at 100, 10,000 resamples) in
+# bench/scorer.py's ``routes_as_whole_processes``. Either route draws and sums the same, so this only moves
+# time.
+NUMPY_MIN_DRAWS = 700_000
 # Sums below 2**53 convert to float64 exactly, so numpy's division rounds once, as Python's int / int does.
 _EXACT_BITS = 53
 # The numpy route's int64 sums stay below 2**INT64_SUM_BITS (the sign bit and one spare bit stay clear).
