@@ -161,6 +161,7 @@ async function fetchSnapshot(url, expected) {
 // Browsers without the synchronous file API read the packed copy every time.
 const INFLATED_PREFIX = "cvb-snapshot-";
 const ROOM_FACTOR = 20;
+const WRITE_SLICE = 4 * 2 ** 20;
 const inflatedName = (sha256) => `${INFLATED_PREFIX}${sha256}.bin`;
 
 // The kept copy as {bytes, verified: a promise of whether its sha256 is `sha256`}, or null.
@@ -207,11 +208,17 @@ async function keepInflated(sha256, bytes) {
     const partial = await directory.getFileHandle(`${inflatedName(sha256)}.partial`, { create: true });
     access = await partial.createSyncAccessHandle();
     access.truncate(0);
-    const written = access.write(bytes, { at: 0 });
+    // In slices, each its own task: a keystroke arriving meanwhile is drawn between two of them rather than
+    // after the whole ~55 MB.
+    for (let written = 0; written < bytes.byteLength; ) {
+      const slice = bytes.subarray(written, written + WRITE_SLICE);
+      if (access.write(slice, { at: written }) !== slice.byteLength) throw new Error("short write");
+      written += slice.byteLength;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
     access.flush();
     access.close();
     access = null;
-    if (written !== bytes.byteLength) throw new Error("short write");
     await partial.move(inflatedName(sha256));
     for await (const name of directory.keys()) {
       // Older builds' files; this build's (and another tab's half-written copy of it) stay.
