@@ -31,3 +31,15 @@ def test_no_asset_names_another_origin(name: str) -> None:
     assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.IGNORECASE), (
         f"{name} names a URL on another origin; the editor must load everything from the site itself"
     )
+
+
+def test_the_worker_started_before_intent_has_one_name_in_every_script() -> None:
+    # early.js (a classic script) cannot import editor.js's constant, and worker.js tells the kept-only start
+    # by this name: the three must agree, or an early worker would fetch what nobody asked for.
+    names = {
+        name: set(
+            re.findall(r'"(cvb-scorer-kept[^"]*)"', (editor_site.WEB / name).read_text(encoding="utf-8"))
+        )
+        for name in ("early.js", "editor.js", "worker.js")
+    }
+    assert all(found == {"cvb-scorer-kept"} for found in names.values()), names
