@@ -43,6 +43,14 @@ def first_visit_kept(site: editor_site.Site, page: Any) -> list[str]:
     return fetched
 
 
+def scores_an_edit(page: Any, root: Any) -> None:
+    """An edit of the hypothesis is scored: the live line shows a CER for it."""
+    root.locator("[data-cvb-hyp]").fill("呢份保单")
+    page.wait_for_function(
+        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
+    )
+
+
 def test_a_warm_reload_fetches_no_runtime_file_from_the_network(site: editor_site.Site, page: Any) -> None:
     first_visit_kept(site, page)
     site.requests.clear()
@@ -52,10 +60,7 @@ def test_a_warm_reload_fetches_no_runtime_file_from_the_network(site: editor_sit
     assert runtime_hits(site) == []
     # What the network still answered is the small stuff that must be fresh: pages, scripts, the manifest.
     assert any(path.endswith("/assets/wheels/manifest.json") for path, _, _ in site.requests)
-    root.locator("[data-cvb-hyp]").fill("呢份保单")
-    page.wait_for_function(
-        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
-    )
+    scores_an_edit(page, root)
 
 
 TAMPER_KEPT = """
@@ -262,10 +267,7 @@ def test_a_warm_reload_restores_the_inflated_copy_without_reading_the_packed_sna
     marks = page.evaluate(MARKS)
     assert "cvb:worker-restored" in marks and "cvb:worker-snapshot-fetched" not in marks, marks
     assert root.get_attribute("data-cvb-runtime") == "snapshot"
-    root.locator("[data-cvb-hyp]").fill("呢份保单")
-    page.wait_for_function(
-        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
-    )
+    scores_an_edit(page, root)
 
 
 def test_an_altered_inflated_copy_is_refused_dropped_and_python_booted_the_long_way(
@@ -278,10 +280,7 @@ def test_an_altered_inflated_copy_is_refused_dropped_and_python_booted_the_long_
     # The copy's bytes were restored, but its hash did not match: nothing ran on them.
     assert root.get_attribute("data-cvb-runtime") == "booted"
     assert not page.evaluate(INFLATED_KEPT, name)
-    root.locator("[data-cvb-hyp]").fill("呢份保单")
-    page.wait_for_function(
-        f"() => document.querySelector('{FULL} [data-cvb-live]').textContent.includes('CER')"
-    )
+    scores_an_edit(page, root)
 
 
 def test_with_the_runtime_kept_the_worker_starts_before_the_page_is_parsed(
