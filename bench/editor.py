@@ -13,7 +13,6 @@ against the CLI, once (it takes minutes).
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import re
@@ -185,20 +184,6 @@ async (urls) => Boolean(navigator.serviceWorker.controller)
   && (await Promise.all(urls.map((url) => caches.match(url)))).every(Boolean)
 """
 
-# Whether the worker has kept the snapshot inflated in the origin's private file system (worker.js,
-# keepInflated), under the name the manifest's inflated_sha256 gives it.
-INFLATED_KEPT = """
-async (name) => {
-  for await (const entry of (await navigator.storage.getDirectory()).keys()) if (entry === name) return true;
-  return false;
-}
-"""
-
-
-def inflated_copy_name(site: editor_site.Site) -> str:
-    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
-    return f"cvb-snapshot-{manifest['start_up_snapshot']['inflated_sha256']}.bin"
-
 
 def wait_interactive(page: Any) -> None:
     page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-state="live"]', timeout=120_000)
@@ -332,7 +317,9 @@ def one_run(
                 )
                 editor_site.until(page, RUNTIME_KEPT, fetched, seconds=60)
                 # And the snapshot kept inflated, which the worker writes once the reader pauses.
-                editor_site.until(page, INFLATED_KEPT, inflated_copy_name(site), seconds=60)
+                editor_site.until(
+                    page, editor_site.INFLATED_KEPT, editor_site.inflated_copy_name(site), seconds=60
+                )
                 site.requests.clear()
                 page.reload(wait_until="load")
                 show_intent(page)

@@ -268,7 +268,7 @@ async function startPython(manifestPromise) {
       const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }), compiled);
       const { bytes, verified } = await source;
       if (verified && !(await verified)) {
-        await dropInflated(inflatedSha256);
+        // Deleted below, with any kept copy that fails to restore.
         throw new Error(`the kept inflated snapshot does not have the sha256 ${inflatedSha256} of this build`);
       }
       reached("restored");

@@ -186,6 +186,22 @@ def load_tool(name: str) -> ModuleType:
     return module
 
 
+# Whether the origin's private file system holds a file of this name: where the editor's worker keeps the
+# snapshot inflated (worker.js, keepInflated).
+INFLATED_KEPT = """
+async (name) => {
+  for await (const entry of (await navigator.storage.getDirectory()).keys()) if (entry === name) return true;
+  return false;
+}
+"""
+
+
+def inflated_copy_name(site: Site) -> str:
+    """The name the worker keeps this build's snapshot under, inflated: from the manifest's inflated_sha256."""
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    return f"cvb-snapshot-{manifest['start_up_snapshot']['inflated_sha256']}.bin"
+
+
 def until(page: Any, predicate: str, arg: object, *, seconds: float = 60) -> None:
     """Poll an async predicate with evaluate, which awaits its promise (wait_for_function takes the promise
     itself for a truthy answer)."""

@@ -229,15 +229,6 @@ def test_the_compact_box_does_not_start_python_without_intent_even_with_the_runt
     assert "cvb:worker-start" not in page.evaluate(MARKS)
 
 
-# The inflated snapshot the worker keeps in the origin's private file system (worker.js, keepInflated).
-INFLATED_KEPT = """
-async (name) => {
-  const directory = await navigator.storage.getDirectory();
-  for await (const entry of directory.keys()) if (entry === name) return true;
-  return false;
-}
-"""
-
 ALTER_INFLATED = """
 async (name) => {
   const file = await (await navigator.storage.getDirectory()).getFileHandle(name);
@@ -252,9 +243,8 @@ async (name) => {
 def inflated_copy_kept(site: editor_site.Site, page: Any) -> str:
     """Use the editor once and wait until the worker has kept the snapshot inflated; returns the file's name."""
     first_visit_kept(site, page)
-    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
-    name = f"cvb-snapshot-{manifest['start_up_snapshot']['inflated_sha256']}.bin"
-    editor_site.until(page, INFLATED_KEPT, name, seconds=30)
+    name = editor_site.inflated_copy_name(site)
+    editor_site.until(page, editor_site.INFLATED_KEPT, name, seconds=30)
     return name
 
 
@@ -279,7 +269,7 @@ def test_an_altered_inflated_copy_is_refused_dropped_and_python_booted_the_long_
     root = wait_live(page)
     # The copy's bytes were restored, but its hash did not match: nothing ran on them.
     assert root.get_attribute("data-cvb-runtime") == "booted"
-    assert not page.evaluate(INFLATED_KEPT, name)
+    assert not page.evaluate(editor_site.INFLATED_KEPT, name)
     scores_an_edit(page, root)
 
 
@@ -329,6 +319,6 @@ def test_keeping_the_inflated_copy_deletes_an_older_builds_copy(site: editor_sit
     stale = "cvb-snapshot-" + "0" * 64 + ".bin"
     page.goto(site.url(site.other_path))
     page.evaluate(MAKE_FILE, stale)
-    assert page.evaluate(INFLATED_KEPT, stale)
+    assert page.evaluate(editor_site.INFLATED_KEPT, stale)
     inflated_copy_kept(site, page)
-    assert not page.evaluate(INFLATED_KEPT, stale)
+    assert not page.evaluate(editor_site.INFLATED_KEPT, stale)
