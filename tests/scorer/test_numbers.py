@@ -30,6 +30,13 @@ PAIRS = [
     ("3.5萬", "35000", 0, 0),
     ("三點五", "3點5", 0, 0),
     ("1.5億", "一點五億", 0, 0),
+    # ... a dot written for 點 too, and a scale after the digits; the minutes of a clock time keep their digits
+    ("三.5萬", "35000", 0, 0),
+    ("三點五百萬", "3.5百萬", 0, 0),
+    ("三點五千", "3500", 0, 0),
+    ("三點十五分", "3點15分", 0, 0),
+    ("三點五十分", "3點50分", 0, 0),
+    ("三點五十分", "三點五分", 1, 1),
     # whitespace between numbers counts the same whatever the script
     ("九八七六 五四三二", "9876 5432", 0, 0),
     # how much a number weighs: the digits of its value in CER, one token in MER
@@ -60,6 +67,7 @@ WEIGHTS = {
     ("二零二六", "二千零二十六"): ((0, 4), (0, 1), (2, 4)),
     ("三四個", "三十四個"): ((2, 3), (2, 3), (1, 3)),
     ("三點五萬", "三萬五千"): ((0, 5), (0, 1), (2, 4)),
+    ("三點十五分", "3點15分"): ((0, 5), (0, 2), (3, 5)),
     ("一百，二百，三百", "一百二百三百"): ((0, 9), (0, 3), (0, 6)),
 }
 

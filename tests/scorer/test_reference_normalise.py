@@ -116,23 +116,11 @@ def test_the_fast_steps_are_the_reference_rules_in_order() -> None:
     assert len(_STEPS) == len(names) - 2
 
 
-# Known and open: a ``.`` between a numeral word and a digit. The numerals rule joins ``.`` only between ASCII
-# digits, so 三.5萬 folds piece by piece (3 . 50000 = 3.50000, where 三點5萬 and 3.5萬 give 35000), and folding
-# can put digits on both sides of it, which a second pass then joins (百二.0百分之五十 → 120.0百分之50 →
-# 12000分之50). The fix is a rule change (``.`` read as 點 wherever folding could later put digits around it)
-# and a NORM_VERSION of its own; until then the property leaves that shape out and the two tests below hold it.
-_NUMERAL_WORD_BY_A_DOT = re.compile("[零〇一二三四五六七八九十百千萬億兩廿卅卌][.．][0-9０-９]")
-
-
-OPEN_DOT = "open: a dot between a numeral word and a digit (see above)"
-
-
-@pytest.mark.xfail(strict=True, reason=OPEN_DOT)
 def test_a_dot_between_a_numeral_word_and_a_digit_is_a_decimal_point() -> None:
+    # Found by the idempotence property under NORM_VERSION 3, which joined a dot only between ASCII digits.
     assert normalise_hypothesis("三.5萬").text == normalise_hypothesis("三點5萬").text == "35000"
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN_DOT)
 def test_a_dot_between_a_numeral_word_and_a_digit_folds_the_same_twice() -> None:
     once = normalise_hypothesis("百二.０百分之五十").text
     assert normalise_hypothesis(once).text == once
@@ -141,8 +129,6 @@ def test_a_dot_between_a_numeral_word_and_a_digit_folds_the_same_twice() -> None
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts)
 def test_normalisation_is_idempotent(text: str) -> None:
-    if _NUMERAL_WORD_BY_A_DOT.search(nfkc(text)):
-        return  # the known open case above
     hyp = normalise_hypothesis(text).text
     assert normalise_hypothesis(hyp).text == hyp
     ref = normalise_reference(text).text

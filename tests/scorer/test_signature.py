@@ -30,7 +30,8 @@ def test_signature_records_the_normalisation_version_and_the_opencc_engine(rules
     import opencc
 
     sig = current_signature(rules=rules)
-    assert sig.norm == NORM_VERSION == 3
+    assert sig.norm == NORM_VERSION
+    assert f"|norm:{NORM_VERSION}|" in str(sig)
     assert sig.opencc_py == opencc.__version__
 
 

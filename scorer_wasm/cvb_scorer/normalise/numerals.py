@@ -8,7 +8,9 @@ a range looks past its run, at the character right after it (three or four of wh
 - digits only are read digit by digit (二零二六 → 2026);
 - with units, the positional value, including the Cantonese shorthand after a unit (百二 → 120, 千五 → 1500,
   三萬五 → 35000) and Arabic numbers before a unit (100萬 → 1000000, 3千 → 3000);
-- 點 between numerals is a decimal point (三點五 → 3.5) on both sides alike;
+- 點, or a dot, between numerals or digits is a decimal point on both sides alike: the digits after it are said
+  one by one (三點一四 → 3.14) and a 百, 千, 萬 or 億 after them scales the whole (三點五萬 = 3.5萬 = 35000), while
+  a number below a hundred after it is the minutes of a clock time (三點十五 → 3.15, as 3點15 is);
 - 百分之 before a number is a percent sign after it (百分之五十 → 50%);
 - a run that is not one well-formed number is read as the fewest numbers said one after another (一百二百三百 →
   100 200 300), or stays exactly as written when it cannot be (so folding twice changes nothing);
@@ -54,6 +56,8 @@ _DIGITS = {
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _TENS = {"廿": "二十", "卅": "三十", "卌": "四十"}
 _DECIMAL = DECIMAL_WORD
+# A decimal point inside a run: the word, or a dot written by someone who heard it (三.5萬 = 三點5萬 = 3.5萬).
+DECIMAL_POINTS = frozenset((DECIMAL_WORD, "."))
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
 _CURRENCY_CLASS = "".join(sorted(CURRENCY_WORDS))
@@ -75,10 +79,8 @@ def _items(run: str) -> list[_Item] | None:
         ch = run[i]
         if _is_ascii_digit(ch):
             j = i
-            while j < n and (_is_ascii_digit(run[j]) or run[j] == "."):
+            while j < n and _is_ascii_digit(run[j]):
                 j += 1
-            if run.count(".", i, j) > 1:
-                return None
             items.append(("a", Fraction(run[i:j])))
             i = j
             continue
@@ -169,7 +171,7 @@ def _digit_string(run: str) -> str | None:
     for ch in run:
         if ch in _DIGITS:
             out.append(str(_DIGITS[ch]))
-        elif _is_ascii_digit(ch) or ch == ".":
+        elif _is_ascii_digit(ch):
             out.append(ch)
         else:
             return None
@@ -200,8 +202,6 @@ def _value(integer: str) -> Fraction | None:
     return _big(items, Fraction(10**8), Fraction(10**4))
 
 
-_BIG_UNITS = {"萬": Fraction(10**4), "億": Fraction(10**8)}
-
 # Two adjacent digit words one apart (三四, 六七, 一兩) are a range or an approximation, "three or four", never
 # the value thirty-four.
 _RANGE_VALUES = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -224,30 +224,46 @@ def read_number(run: str) -> str | None:
     # 十 on its own is a number (十個, 十蚊); 百, 千, 萬 on their own are words as often as numbers (百貨).
     if not work.startswith("十") and not any(ch in _DIGITS or _is_ascii_digit(ch) for ch in work):
         return None
-    integer, dot, fraction = work.partition(_DECIMAL)
-    if dot:
-        # 點 is a decimal point: the digits after it read one by one, then at most one of 萬/億 that scales the
-        # whole (三點五萬 = 3.5萬 = 35000).
-        unit = _BIG_UNITS.get(fraction[-1:], Fraction(1))
-        if unit != 1:
-            fraction = fraction[:-1]
-        frac = _digit_string(fraction)
-        if not integer or not frac or "." in frac:
+    points = [k for k, ch in enumerate(work) if ch in DECIMAL_POINTS]
+    if not points:
+        plain = _digit_string(work)
+        return plain if plain is not None else _decimal_or_none(_value(work))
+    if len(points) > 1:
+        return None
+    return _read_decimal(work[: points[0]], work[points[0] + 1 :])
+
+
+# What may scale a decimal number as a whole (三點五萬 = 3.5萬 = 35000, 3.5百萬 = 3500000): 百, 千, or 萬/億 with
+# at most one of 十, 百, 千 before it. 十 alone never does: 三點五十 is a clock time, never 35.
+_SCALE = re.compile("(?:[十百千]?[萬億]|[百千])$")
+
+
+def _read_decimal(integer: str, after: str) -> str | None:
+    """A number with a decimal point (點 or ``.``) between ``integer`` and ``after``. After the point come
+    digits said one by one (三點一四 → 3.14), then at most one scale that multiplies the whole (三點五萬 →
+    35000); or a number below a hundred, as the minutes of a clock time are said (三點十五 → 3.15, the same
+    as 3點15)."""
+    whole = _digit_string(integer) if integer else None
+    value = Fraction(whole) if whole is not None else (_value(integer) if integer else None)
+    if value is None or not after:
+        return None
+    if whole is None:
+        whole = _decimal(value)
+        if whole is None:
             return None
-        plain = _digit_string(integer)
-        if plain is not None and "." in plain:
-            return None
-        if unit == 1:
-            whole = plain if plain is not None else _decimal_or_none(_value(integer))
-            return None if whole is None else whole + "." + frac
-        head = Fraction(plain) if plain is not None else _value(integer)
-        if head is None:
-            return None
-        return _decimal((head + Fraction(int(frac), 10 ** len(frac))) * unit)
-    plain = _digit_string(integer)
-    if plain is not None:
-        return plain
-    return _decimal_or_none(_value(integer))
+    scale = _SCALE.search(after)
+    said = after[: scale.start()] if scale else after
+    digits = _digit_string(said) if said else None
+    if digits is not None:
+        if scale is None:
+            return f"{whole}.{digits}"
+        multiplier = _value("一" + scale.group())
+        assert multiplier is not None  # every match of ``_SCALE`` is one well-formed unit
+        return _decimal((value + Fraction(int(digits), 10 ** len(digits))) * multiplier)
+    minutes = _value(after) if "十" in after else None
+    if minutes is not None and minutes.denominator == 1 and 10 <= minutes < 100:
+        return f"{whole}.{minutes}"
+    return None
 
 
 def _decimal_or_none(value: Fraction | None) -> str | None:
@@ -260,12 +276,11 @@ convert_run = lru_cache(maxsize=4096)(read_number)
 
 _NUMERAL_CLASS = "".join(sorted(NUMERAL_CHARS))
 
-# A numeral run: numerals and ASCII digits, ``.`` between ASCII digits, 點 between numerals (so whether 點 joins
-# never depends on how its neighbours fold, which keeps folding idempotent; 三點 alone stays a time word). A run
-# never crosses punctuation or a space: separate spoken numbers stay separate (一百，二百).
-RUN = re.compile(
-    f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|(?<=[0-9])\\.(?=[0-9])|{_DECIMAL}(?=[{_NUMERAL_CLASS}0-9]))*"
-)
+# A numeral run: numerals and ASCII digits, with 點 or ``.`` between two of them as a decimal point. Whether a
+# point joins depends only on its neighbours being numerals or digits, which folding never changes, so folding
+# twice changes nothing (三點 alone stays a time word). A run never crosses other punctuation or a space:
+# separate spoken numbers stay separate (一百，二百).
+RUN = re.compile(f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|[{_DECIMAL}.](?=[{_NUMERAL_CLASS}0-9]))*")
 # What a range counts (三四個, 六七歲): a Han character that cannot continue a number.
 _COUNTED = f"(?![{_NUMERAL_CLASS}{_DECIMAL}])[{HAN_CLASS}]"
 _NUMBERISH = NUMERAL_CHARS | {_DECIMAL}
@@ -317,17 +332,44 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
         # Only a number in numerals: the 百分之 before a number in digits is left (it may be what an earlier
         # pass left before the percentage it made, 百分之百分之兩 → 百分之2%).
         spoken = after is not None and not any("0" <= ch <= "9" for ch in after.group())
-        converted = convert(after.group()) if after is not None and spoken else None
+        # ... and one that would fold on its own: an exception word or a range after 百分之 stays as written,
+        # as it does when punctuation stands between them (百分之，萬一 must not become 11000% next time).
+        kept = after is None or _EXCEPTION.match(text, k) is not None or is_range_at(text, k, after.end())
+        converted = convert(after.group()) if after is not None and spoken and not kept else None
         if after is not None and converted is not None:
             percent = "" if text.startswith("%", after.end()) else "%"
             return converted + percent, after.end()
     run = match.group()
-    if is_range_at(text, start, end):
+    if is_range_at(text, start, end) or _ANY_NUMERAL.search(run) is None:
+        # A range stays as written; so does a run in digits alone, which is Arabic already (1.2.3, 3.53.5 are
+        # never read as numbers said one after another).
         return run, end
     converted = convert(run)
     if converted is None and not has_range_inside(run):
         converted = read_as_said(run, convert)
-    return (run if converted is None else converted), end
+    if converted is not None or "." not in run:
+        return (run if converted is None else converted), end
+    # A run with dots that is no number nor numbers said one after another (三.五.六, 萬一.二): each dot
+    # separates, as a comma would, and the pieces fold as text of their own, with the character after the run
+    # as their context (it is no numeral, so folding leaves it as it is). Kept as a dot, one between two
+    # pieces that fold to digits would join them into a decimal the next time round.
+    context = text[end : end + 1]
+    folded = fold_each_run(run.replace(".", SPACE) + context, convert)
+    return folded[: len(folded) - len(context)], end
+
+
+def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
+    """``fold_run`` on every run of ``text`` from the left: the numerals rule, plainly."""
+    out = []
+    pos = 0
+    match = RUN.search(text, 0)
+    while match is not None:
+        out.append(text[pos : match.start()])
+        folded, pos = fold_run(text, match, convert)
+        out.append(folded)
+        match = RUN.search(text, pos)
+    out.append(text[pos:])
+    return "".join(out)
 
 
 _UNITS = frozenset("十百千萬億廿卅卌")

@@ -34,6 +34,7 @@ NUMBER_EXAMPLES: tuple[NumberExample, ...] = (
     NumberExample("二零二六", "二千零二十六", "digits read one by one against the value"),
     NumberExample("三四個", "三十四個", "a range against a value"),
     NumberExample("三點五萬", "三萬五千", "a decimal before 萬 against the value"),
+    NumberExample("三點十五分", "3點15分", "a clock time in numerals against digits"),
     NumberExample("一百，二百，三百", "一百二百三百", "separate numbers, with and without commas"),
 )
 

@@ -18,10 +18,9 @@ from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.numerals import (
     CURRENCY_RUN,
     EXCEPTION_WORDS,
-    RUN,
     THOUSANDS,
     drop_currency,
-    fold_run,
+    fold_each_run,
     join_comma_ranges,
     read_number,
 )
@@ -116,16 +115,7 @@ def ranges(text: str) -> str:
 
 
 def numerals(text: str) -> str:
-    out = []
-    pos = 0
-    match = RUN.search(text, 0)
-    while match is not None:
-        out.append(text[pos : match.start()])
-        folded, pos = fold_run(text, match, read_number)
-        out.append(folded)
-        match = RUN.search(text, pos)
-    out.append(text[pos:])
-    return "".join(out)
+    return fold_each_run(text, read_number)
 
 
 def punctuation(text: str) -> str:
@@ -255,8 +245,10 @@ RULES: tuple[Rule, ...] = (
         Side.BOTH,
         "Chinese numerals become Arabic, each run read on its own; a run never crosses punctuation or a space, "
         "so separate spoken numbers stay separate. Cantonese forms are read (廿 卅 兩 百二 千五 三萬五); "
-        "digit-only runs read digit by digit; 點 between numerals or digits is a decimal point on either side, "
-        "also before 萬 or 億; a run with no punctuation that is not one well-formed number is read as the "
+        "digit-only runs read digit by digit; 點, or a dot, between numerals or digits is a decimal point on "
+        "either side: the digits after it are said one by one and a 百, 千, 萬 or 億 after them scales the "
+        "whole, while a number below a hundred after it is the minutes of a clock time and keeps its digits "
+        "(三點十五 = 3點15); a run with no punctuation that is not one well-formed number is read as the "
         "fewest numbers said one after another (一百二百三百), and stays as written when it cannot be; a run "
         "with no digit (百, 千萬) stays as written, except 十 alone, which is 10.",
         (
@@ -273,6 +265,11 @@ RULES: tuple[Rule, ...] = (
             ("3點5", "3.5"),
             ("三點五萬", "35000"),
             ("3.5萬", "35000"),
+            ("三.5萬", "35000"),
+            ("三點五百萬", "3500000"),
+            ("三點十五分", "3.15分"),
+            ("3點15分", "3.15分"),
+            ("三點五十分", "3.50分"),
             ("百分之五十", "50%"),
             ("一百，二百", "100 200"),
             ("一百二百", "100 200"),
