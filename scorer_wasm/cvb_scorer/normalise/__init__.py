@@ -132,12 +132,14 @@ def normalise_reference(text: str) -> Normalised:
 
 
 def rules_table() -> list[dict[str, str]]:
-    """``RULES`` as rows of strings for the methodology page: name, side, description, examples."""
+    """``RULES`` as rows of strings for the methodology page: name, side, description (in English and in
+    Traditional Chinese), examples."""
     return [
         {
             "name": rule.name,
             "applies_to": rule.side.value,
             "description": rule.description,
+            "description_zh": rule.zh,
             "examples": "; ".join(f"{before} → {after}" for before, after in rule.examples),
         }
         for rule in RULES

@@ -155,13 +155,15 @@ def compose(text: str) -> str:
 @dataclass(frozen=True)
 class Rule:
     """One row of the published normalisation table; ``examples`` are (input, normalised) pairs on ``side``.
-    ``apply`` is the rule's function (None: a condition the rule before it applies)."""
+    ``apply`` is the rule's function (None: a condition the rule before it applies). ``zh`` is the description
+    in Traditional Chinese (Hong Kong), for the Chinese edition of the page: the same rule, said there."""
 
     name: str
     side: Side
     description: str
     examples: tuple[tuple[str, str], ...]
     apply: Callable[[str], str] | None
+    zh: str
 
 
 RULES: tuple[Rule, ...] = (
@@ -171,6 +173,7 @@ RULES: tuple[Rule, ...] = (
         "Control and format characters and lone surrogates are dropped; every kind of whitespace is a space.",
         (("你\u200b好\x00", "你好"),),
         cleanup,
+        zh="刪除控制字元、格式字元及孤立的代理字元；各種空白一律當作空格。",
     ),
     Rule(
         "width",
@@ -179,6 +182,10 @@ RULES: tuple[Rule, ...] = (
         "become their unified form. A full-width comma becomes 、 first: it separates items, never thousands.",
         (("ＡＢＣ１２３", "abc123"), ("１００，２００", "100 200")),
         width,
+        zh=(
+            "以 Unicode 16.0.0 的 NFKC 處理：全形字母及數字改為半形，"
+            "相容表意文字改為統一的寫法。全形逗號先改為「、」：它分隔項目，從不分隔千位。"
+        ),
     ),
     Rule(
         "reference-fold",
@@ -194,6 +201,11 @@ RULES: tuple[Rule, ...] = (
             ("食晒饭", "食晒飯"),
         ),
         reference_fold,
+        zh=(
+            "只替換香港繁體書寫從不使用的字（僅見於簡體的字），每個字按 OpenCC s2hk 對其所在"
+            "詞語的選擇替換；其他字一律保留原文，所以別處有簡體字，也不會改動正確的粵語（余、"
+            "于、郁、范、涌、干、晒、吓）。"
+        ),
     ),
     Rule(
         "glyph-variants",
@@ -202,6 +214,10 @@ RULES: tuple[Rule, ...] = (
         "variant tables), so neither side is charged for the other's glyph standard.",
         (("説話", "說話"), ("温度", "溫度"), ("户口", "戶口")),
         glyph_variants,
+        zh=(
+            "同一個字的香港及台灣字形異體統一為一種寫法（取自 OpenCC 的香港及台灣異體字表）"
+            "，雙方都不會因對方採用的字形標準而被扣分。"
+        ),
     ),
     Rule(
         "currency-symbols",
@@ -209,6 +225,7 @@ RULES: tuple[Rule, ...] = (
         "HK$ and US$ are removed as a whole; other currency symbols go with the symbols.",
         (("HK$1,200", "1200"), ("$50", "50")),
         currency_symbols,
+        zh="HK$ 及 US$ 整個刪除；其他貨幣符號與一般符號一併刪除。",
     ),
     Rule(
         "case",
@@ -216,6 +233,7 @@ RULES: tuple[Rule, ...] = (
         "Latin letters (Basic Latin to Latin Extended-B) are lowercased.",
         (("OK WiFi", "ok wifi"),),
         case,
+        zh="拉丁字母（基本拉丁字母至拉丁擴展 B）改為小寫。",
     ),
     Rule(
         "thousands-separator",
@@ -223,6 +241,7 @@ RULES: tuple[Rule, ...] = (
         "An ASCII comma between a digit and exactly three digits joins them; any other comma separates.",
         (("1,200", "1200"), ("1,234,567", "1234567"), ("100，200", "100 200"), ("3,5", "3 5")),
         thousands,
+        zh="夾在一個數字與剛好三個數字之間的 ASCII 逗號把兩邊連起來；其他逗號一律是分隔。",
     ),
     Rule(
         "latin-words",
@@ -231,6 +250,10 @@ RULES: tuple[Rule, ...] = (
         "two digits a dot is a decimal point and a hyphen separates.",
         (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("3-5", "3 5")),
         latin_words,
+        zh=(
+            "兩個字母之間的連字號或圓點把它們連成一個詞（混合錯誤率的一個單位）；兩個數字之間的圓點是小數"
+            "點，連字號則是分隔。"
+        ),
     ),
     Rule(
         "ranges",
@@ -239,6 +262,10 @@ RULES: tuple[Rule, ...] = (
         "written 六,七歲) are a range or an approximation, never a value: they stay as written.",
         (("三四個", "三四個"), ("六,七歲", "六七歲"), ("兩三日", "兩三日"), ("三十四個", "34個")),
         ranges,
+        zh=(
+            "所數事物之前、相鄰而相差一的兩個數字詞（三四個、六七歲、四五日、七八成，亦寫作六,七歲）"
+            "表示範圍或估計，從不是一個數值：保留原文。"
+        ),
     ),
     Rule(
         "numerals",
@@ -276,6 +303,14 @@ RULES: tuple[Rule, ...] = (
             ("九八七六 五四三二", "9876 5432"),
         ),
         numerals,
+        zh=(
+            "中文數字改寫為阿拉伯數字，每串各自讀出；一串數字不會跨過標點或空格，所以分開說出的數字保持分"
+            "開。粵語讀法照讀（廿 卅 兩 百二 千五 三萬五）；只有數字詞的一串逐個數字讀出；"
+            "數字之間的「點」或圓點，在雙方都是小數點：其後的數字逐個讀出，再跟百、千、萬或億則把整個數字"
+            "放大；若其後是一百以下的數目，那是鐘點的分鐘，照數位保留（三點十五 = 3點15）"
+            "；中間沒有標點、又不是單一合乎規範的數字的一串，讀作個數最少、逐個說出的幾個數字（一百二百三"
+            "百），無法這樣讀便保留原文；沒有數字詞的一串（百、千萬）保留原文，只有單獨的十讀作 10。"
+        ),
     ),
     Rule(
         "numeral-exceptions",
@@ -283,6 +318,7 @@ RULES: tuple[Rule, ...] = (
         "Words that only look numeric are never folded: " + " ".join(EXCEPTION_WORDS) + ".",
         (("一齊", "一齊"), ("一啲", "一啲"), ("九龍", "九龍"), ("八達通", "八達通"), ("萬一", "萬一")),
         None,
+        zh="只是看似數字的詞語從不改寫：" + " ".join(EXCEPTION_WORDS) + "。",
     ),
     Rule(
         "punctuation",
@@ -293,6 +329,11 @@ RULES: tuple[Rule, ...] = (
         "number stay.",
         (("你好，世界！", "你好世界"), ("iPhone  Pro", "iphone pro"), ("3.5%", "3.5%")),
         punctuation,
+        zh=(
+            "刪除標點、符號（中日韓及拉丁）及空白，但兩個字母、數字或數字詞之間保留一個空格，"
+            "讓詞語和數字保持分開（混合錯誤率計算它們；字錯誤率不計空格）；數字之間的小數點及數字後的百分"
+            "號保留。"
+        ),
     ),
     Rule(
         "currency-words",
@@ -300,6 +341,7 @@ RULES: tuple[Rule, ...] = (
         "蚊 and 元 right after a number are removed; elsewhere (元朗, 有蚊) they stay.",
         (("百二蚊", "120"), ("一千二百蚊", "1200"), ("元朗", "元朗"), ("有蚊", "有蚊")),
         currency_words,
+        zh="緊接數字之後的「蚊」及「元」刪除；其他位置（元朗、有蚊）保留。",
     ),
     Rule(
         "compose",
@@ -308,6 +350,7 @@ RULES: tuple[Rule, ...] = (
         "and normalising twice changes nothing.",
         (("e,\u0301", "é"),),
         compose,
+        zh=("再做一次 NFKC：刪除標點後貼到新字母旁的組合附加符號會合成，所以正規化兩次與一次的結果相同。"),
     ),
     Rule(
         "fillers",
@@ -315,6 +358,7 @@ RULES: tuple[Rule, ...] = (
         "Fillers and sentence-final particles are kept: they are speech.",
         (("呢個呀嘛", "呢個呀嘛"),),
         None,
+        zh="保留語氣詞及句末助詞：它們是說話的一部分。",
     ),
 )
 
