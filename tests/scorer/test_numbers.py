@@ -4,10 +4,14 @@ code's)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from cvb_scorer.metrics import score_clip
 from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.normalise.weights import NUMBER_EXAMPLES, charges, number_weight_rows
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 # (reference, hypothesis, CER errors, MER errors)
 PAIRS = [
@@ -81,3 +85,54 @@ def test_the_published_number_weights_are_what_the_scorer_charges() -> None:
     rows = number_weight_rows()
     assert [r["reference"] for r in rows] == [e.reference for e in NUMBER_EXAMPLES]
     assert rows[0]["digits"] == "4 of 9" and rows[0]["token"] == "1 of 1" and rows[0]["spoken"] == "1 of 2"
+
+
+# A decimal, however it is written: the integer in digits or spelled (by the pages' own speller, an
+# independent implementation), the point as 點 or a dot, the digits after it as digits or digit words, and a
+# scale after them. Every spelling folds to the exact value written in digits.
+_DIGIT_WORDS = "零一二三四五六七八九"
+_SCALES = {
+    "": 1,
+    "百": 100,
+    "千": 1000,
+    "萬": 10**4,
+    "十萬": 10**5,
+    "百萬": 10**6,
+    "千萬": 10**7,
+    "億": 10**8,
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=99_999),
+    st.text(alphabet="0123456789", min_size=1, max_size=4),
+    st.sampled_from(sorted(_SCALES)),
+)
+def test_a_decimal_folds_to_its_value_however_it_is_written(whole: int, after: str, scale: str) -> None:
+    from generator.pages.words_zh import spell
+
+    value = (Fraction(whole) + Fraction(int(after), 10 ** len(after))) * _SCALES[scale]
+    said = "".join(_DIGIT_WORDS[int(d)] for d in after)
+    expected = f"{whole}.{after}" if not scale else _plain(value)
+    for integer in (str(whole), spell(whole)):
+        for point in ("點", "."):
+            for fraction in (after, said):
+                text = f"佢話{integer}{point}{fraction}{scale}個"
+                assert normalise_hypothesis(text).text == f"佢話{expected}個", text
+
+
+def _plain(value: Fraction) -> str:
+    digits = f"{value.numerator * 10**12 // value.denominator:013d}"
+    whole, fraction = digits[:-12], digits[-12:].rstrip("0")
+    return f"{whole}.{fraction}" if fraction else whole
+
+
+@pytest.mark.parametrize(
+    ("minutes", "spoken"),
+    [(10, "十"), (15, "十五"), (20, "二十"), (45, "四十五"), (50, "五十"), (59, "五十九")],
+)
+def test_the_minutes_of_a_clock_time_read_the_same_in_numerals_and_digits(minutes: int, spoken: str) -> None:
+    for hour, hour_said in ((3, "三"), (12, "十二")):
+        in_numerals = normalise_reference(f"{hour_said}點{spoken}分").text
+        assert in_numerals == normalise_hypothesis(f"{hour}點{minutes}分").text == f"{hour}.{minutes}分"
