@@ -349,13 +349,21 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
         converted = read_as_said(run, convert)
     if converted is not None or "." not in run:
         return (run if converted is None else converted), end
-    # A run with dots that is no number nor numbers said one after another (三.五.六, 萬一.二): each dot
-    # separates, as a comma would, and the pieces fold as text of their own, with the character after the run
-    # as their context (it is no numeral, so folding leaves it as it is). Kept as a dot, one between two
-    # pieces that fold to digits would join them into a decimal the next time round.
+    # A run with dots that is neither one number nor numbers said one after another, each dot read as 點
+    # (三.五.六, 萬一.二): its dots are punctuation, and the pieces between them fold as text of their own, with
+    # the character after the run as their context (no numeral, so folding leaves it as it is). When every
+    # piece is a number in digits the dots stay (3.5.6, as it is when written in digits); otherwise each dot
+    # separates, as a comma would: a dot kept between two pieces that fold to digits would join them into a
+    # decimal the next time round (七4.0億.百 must not give 74.0億 百, then 7400000000 百).
     context = text[end : end + 1]
     folded = fold_each_run(run.replace(".", SPACE) + context, convert)
-    return folded[: len(folded) - len(context)], end
+    folded = folded[: len(folded) - len(context)]
+    if _DIGITS_BETWEEN_DOTS.fullmatch(folded) and folded.count(SPACE) == run.count("."):
+        return folded.replace(SPACE, "."), end
+    return folded, end
+
+
+_DIGITS_BETWEEN_DOTS = re.compile("[0-9]+(?: [0-9]+)+")
 
 
 def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:

@@ -32,11 +32,20 @@ class NumberExample:
 NUMBER_EXAMPLES: tuple[NumberExample, ...] = (
     NumberExample("一億", "一萬", "a wrong unit on a large number", "大數字的單位錯了"),
     NumberExample("三萬五", "三萬五千", "the same value said two ways", "同一數值的兩種說法"),
-    NumberExample("二零二六", "二千零二十六", "digits read one by one against the value", "逐個數字讀出對數值讀法"),
+    NumberExample(
+        "二零二六", "二千零二十六", "digits read one by one against the value", "逐個數字讀出對數值讀法"
+    ),
     NumberExample("三四個", "三十四個", "a range against a value", "範圍對數值"),
     NumberExample("三點五萬", "三萬五千", "a decimal before 萬 against the value", "萬之前的小數對數值"),
-    NumberExample("三點十五分", "3點15分", "a clock time in numerals against digits", "鐘點時間：中文數字對阿拉伯數字"),
-    NumberExample("一百，二百，三百", "一百二百三百", "separate numbers, with and without commas", "分開的數字，有逗號對沒有逗號"),
+    NumberExample(
+        "三點十五分", "3點15分", "a clock time in numerals against digits", "鐘點時間：中文數字對阿拉伯數字"
+    ),
+    NumberExample(
+        "一百，二百，三百",
+        "一百二百三百",
+        "separate numbers, with and without commas",
+        "分開的數字，有逗號對沒有逗號",
+    ),
 )
 
 
