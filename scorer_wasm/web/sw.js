@@ -90,6 +90,12 @@ async function dropOldRuntime(manifestURL, response) {
   }
 }
 
+// The runtime's addresses are not handed to the static router (InstallEvent.addRoutes with a cache source),
+// which would answer them without running this handler: Chromium 156 applies a worker's static routes to a
+// page's own requests but not to those of the page's dedicated worker, which is what asks for the runtime
+// (measured: a runtime file this handler delayed stayed delayed for the worker, not for the page). Nor does
+// the worker read kept files from Cache Storage itself: measured A/B over 81 warm reloads each, it was no
+// faster than asking this handler (its compile alone was, when nothing else ran).
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
