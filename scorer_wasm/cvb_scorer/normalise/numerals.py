@@ -56,8 +56,8 @@ _DIGITS = {
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _TENS = {"廿": "二十", "卅": "三十", "卌": "四十"}
 _DECIMAL = DECIMAL_WORD
-# A decimal point inside a run: the word, or a dot written by someone who heard it (三.5萬 = 三點5萬 = 3.5萬).
-DECIMAL_POINTS = frozenset((DECIMAL_WORD, "."))
+# The decimal points inside a run: the word, or a dot written in its place (三.5萬 = 三點5萬 = 3.5萬).
+_POINTS = DECIMAL_WORD + "."
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
 _CURRENCY_CLASS = "".join(sorted(CURRENCY_WORDS))
@@ -224,7 +224,7 @@ def read_number(run: str) -> str | None:
     # 十 on its own is a number (十個, 十蚊); 百, 千, 萬 on their own are words as often as numbers (百貨).
     if not work.startswith("十") and not any(ch in _DIGITS or _is_ascii_digit(ch) for ch in work):
         return None
-    points = [k for k, ch in enumerate(work) if ch in DECIMAL_POINTS]
+    points = [k for k, ch in enumerate(work) if ch in _POINTS]
     if not points:
         plain = _digit_string(work)
         return plain if plain is not None else _decimal_or_none(_value(work))
@@ -243,14 +243,13 @@ def _read_decimal(integer: str, after: str) -> str | None:
     digits said one by one (三點一四 → 3.14), then at most one scale that multiplies the whole (三點五萬 →
     35000); or a number below a hundred, as the minutes of a clock time are said (三點十五 → 3.15, the same
     as 3點15)."""
-    whole = _digit_string(integer) if integer else None
-    value = Fraction(whole) if whole is not None else (_value(integer) if integer else None)
-    if value is None or not after:
+    if not integer or not after:
         return None
-    if whole is None:
-        whole = _decimal(value)
-        if whole is None:
-            return None
+    plain = _digit_string(integer)
+    value = Fraction(plain) if plain is not None else _value(integer)
+    whole = plain if plain is not None else _decimal_or_none(value)
+    if value is None or whole is None:
+        return None
     scale = _SCALE.search(after)
     said = after[: scale.start()] if scale else after
     digits = _digit_string(said) if said else None
@@ -280,7 +279,9 @@ _NUMERAL_CLASS = "".join(sorted(NUMERAL_CHARS))
 # point joins depends only on its neighbours being numerals or digits, which folding never changes, so folding
 # twice changes nothing (三點 alone stays a time word). A run never crosses other punctuation or a space:
 # separate spoken numbers stay separate (一百，二百).
-RUN = re.compile(f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|[{_DECIMAL}.](?=[{_NUMERAL_CLASS}0-9]))*")
+RUN = re.compile(
+    f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|[{re.escape(_POINTS)}](?=[{_NUMERAL_CLASS}0-9]))*"
+)
 # What a range counts (三四個, 六七歲): a Han character that cannot continue a number.
 _COUNTED = f"(?![{_NUMERAL_CLASS}{_DECIMAL}])[{HAN_CLASS}]"
 _NUMBERISH = NUMERAL_CHARS | {_DECIMAL}
@@ -330,15 +331,19 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
         k = start + len(_PERCENT_PREFIX)
         after = RUN.match(text, k)
         # Only a number in numerals: the 百分之 before a number in digits is left (it may be what an earlier
-        # pass left before the percentage it made, 百分之百分之兩 → 百分之2%).
-        spoken = after is not None and not any("0" <= ch <= "9" for ch in after.group())
-        # ... and one that would fold on its own: an exception word or a range after 百分之 stays as written,
-        # as it does when punctuation stands between them (百分之，萬一 must not become 11000% next time).
-        kept = after is None or _EXCEPTION.match(text, k) is not None or is_range_at(text, k, after.end())
-        converted = convert(after.group()) if after is not None and spoken and not kept else None
-        if after is not None and converted is not None:
-            percent = "" if text.startswith("%", after.end()) else "%"
-            return converted + percent, after.end()
+        # pass left before the percentage it made, 百分之百分之兩 → 百分之2%); and an exception word or a range
+        # after 百分之 stays as written, as it does when punctuation stands between them (百分之，萬一 must not
+        # become 11000% next time).
+        if (
+            after is not None
+            and not any("0" <= ch <= "9" for ch in after.group())
+            and _EXCEPTION.match(text, k) is None
+            and not is_range_at(text, k, after.end())
+        ):
+            converted = convert(after.group())
+            if converted is not None:
+                percent = "" if text.startswith("%", after.end()) else "%"
+                return converted + percent, after.end()
     run = match.group()
     if is_range_at(text, start, end) or _ANY_NUMERAL.search(run) is None:
         # A range stays as written; so does a run in digits alone, which is Arabic already (1.2.3, 3.53.5 are
