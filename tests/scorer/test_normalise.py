@@ -211,6 +211,25 @@ def test_100k_arbitrary_characters_do_not_raise() -> None:
     normalise_reference(text)
 
 
+# Numbers far longer than anyone says, where reading a value would convert thousands of digits to an int,
+# which Python refuses past 4,300 digits (each of these raised ValueError before the cap on a value's length).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "三點" + "五" * 20_000 + "萬",
+        "5" * 5_000 + "萬",
+        "5" * 5_000 + "點5萬",
+        "九" * 6_000 + "億",
+        "百分之" + "5" * 5_000,
+    ],
+    ids=["decimal digits before a scale", "digits before 萬", "decimal before 萬", "numerals", "percent"],
+)
+def test_a_number_longer_than_anyone_says_does_not_raise_and_folds_the_same_twice(text: str) -> None:
+    for normalise in (normalise_hypothesis, normalise_reference):
+        once = normalise(text).text
+        assert normalise(once).text == once
+
+
 # Text drawn from everything, plus alphabets that exercise numerals, Latin runs and punctuation.
 NUMERAL_ALPHABET = "零〇一二三四五六七八九十百千萬億兩廿卅卌點分之蚊元$.,%個齊啲定龍 aZ09，。"
 texts = st.one_of(

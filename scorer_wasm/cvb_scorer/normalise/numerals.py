@@ -71,6 +71,12 @@ def _is_ascii_digit(ch: str) -> bool:
 _Item = tuple[str, Fraction]
 
 
+# The most digits a number is taken to have as a value: far more than anyone says, and what keeps reading a
+# value bounded (Python refuses to convert strings of more than 4,300 digits to an int). A longer run of digits
+# is read digit by digit where digits alone are read, and is no value anywhere else.
+_LONGEST_VALUE = 40
+
+
 def _items(run: str) -> list[_Item] | None:
     items: list[_Item] = []
     i = 0
@@ -81,6 +87,8 @@ def _items(run: str) -> list[_Item] | None:
             j = i
             while j < n and _is_ascii_digit(run[j]):
                 j += 1
+            if j - i > _LONGEST_VALUE:
+                return None
             items.append(("a", Fraction(run[i:j])))
             i = j
             continue
@@ -184,7 +192,7 @@ def _decimal(value: Fraction) -> str | None:
     value = abs(value)
     places = 0
     while value.denominator != 1:
-        if places > 40:
+        if places > _LONGEST_VALUE:
             return None
         value *= 10
         places += 1
@@ -246,9 +254,8 @@ def _read_decimal(integer: str, after: str) -> str | None:
     if not integer or not after:
         return None
     plain = _digit_string(integer)
-    value = Fraction(plain) if plain is not None else _value(integer)
-    whole = plain if plain is not None else _decimal_or_none(value)
-    if value is None or whole is None:
+    whole = plain if plain is not None else _decimal_or_none(_value(integer))
+    if whole is None:
         return None
     scale = _SCALE.search(after)
     said = after[: scale.start()] if scale else after
@@ -256,9 +263,11 @@ def _read_decimal(integer: str, after: str) -> str | None:
     if digits is not None:
         if scale is None:
             return f"{whole}.{digits}"
+        if len(whole) + len(digits) > _LONGEST_VALUE:
+            return None
         multiplier = _value("一" + scale.group())
         assert multiplier is not None  # every match of ``_SCALE`` is one well-formed unit
-        return _decimal((value + Fraction(int(digits), 10 ** len(digits))) * multiplier)
+        return _decimal(Fraction(f"{whole}.{digits}") * multiplier)
     minutes = _value(after) if "十" in after else None
     if minutes is not None and minutes.denominator == 1 and 10 <= minutes < 100:
         return f"{whole}.{minutes}"
