@@ -79,8 +79,11 @@ def test_code_samples_have_copy_buttons_and_language_tabs(site: Any, page: Any) 
     page.goto(site.url("integration/"), wait_until="networkidle")
     labels = page.locator(".tabbed-labels label").all_inner_texts()
     assert "Python" in labels and "Node" in labels
-    # mkdocs-material 9.8 renders the copy control as a code button titled for the clipboard.
-    assert page.locator("button.md-code__button[title*='clipboard' i], button.md-clipboard").count() > 0
+    # mkdocs-material 9.8 renders the copy control as a code button titled for the clipboard. The theme's
+    # script adds it after load, so wait for it to appear rather than count at once (a busy CI machine
+    # once counted before the script had run).
+    copy_button = "button.md-code__button[title*='clipboard' i], button.md-clipboard"
+    page.wait_for_selector(copy_button, state="attached", timeout=15_000)
     page.locator(".tabbed-labels label", has_text="Node").first.click()
     assert "WebSocketServer" in page.locator(".tabbed-block:visible").first.inner_text()
 
