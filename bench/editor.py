@@ -6,8 +6,9 @@ Figures, as the median and the worst of five runs: bytes fetched by a page load 
 profile) and warm (the same profile after a browser restart), warm reload to interactive (and where its time
 goes: the worker's start, reading the snapshot (the inflated copy the first visit kept, or the packed file
 inflated), restoring Python, the rest until ready), the
-worker's own start-up to "ready" (python_start_*), the first edit after ready that needs OpenCC's converter, keystroke-to-redraw p95 at 1,500 reference characters and main-thread
-long tasks while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode
+worker's own start-up to "ready" (python_start_*), the first edit after ready that needs OpenCC's converter,
+keystroke-to-redraw p95 at 1,500 reference characters (typed the moment the editor is live, and again once it
+has settled: see SETTLE_MS) and main-thread long tasks while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode
 against the CLI, once (it takes minutes).
 """
 
@@ -269,6 +270,29 @@ async () => {
 """
 
 
+# How long the typing waits, the second time, after the first: Chromium optimises CPython's hot WebAssembly
+# functions on background threads for about a second after they first run (wasm.TopTierCompilation in a
+# trace: ~0.9 s of compiling beside the first keystrokes typed at once, ~0.05 s after a 3 s pause), and on two
+# cores those threads take turns with the worker. The first figure is a reader typing the moment the editor is
+# live; the settled one, typing a moment later, is what the rest of a session meets.
+SETTLE_MS = 3000
+
+
+def keystrokes(page: Any) -> dict[str, Any]:
+    """The keystroke figures at 1,500 characters, typed as soon as the editor is live and again once settled."""
+    size, reference, hypothesis, typed = typing_cases()[-1]
+    measured = page.evaluate(TYPE_AND_TIME, [reference, hypothesis, typed])
+    page.wait_for_timeout(SETTLE_MS)
+    settled = page.evaluate(TYPE_AND_TIME, [reference, hypothesis, typed])
+    return {
+        f"keystroke_to_redraw_p95_ms_at_{size}": summary(measured["drawn"])["p95"],
+        f"keystroke_to_redraw_p95_ms_at_{size}_settled": summary(settled["drawn"])["p95"],
+        "long_tasks_over_50ms_while_typing": len(measured["longTasks"]) + len(settled["longTasks"]),
+        f"keystrokes_at_{size}": keystroke_breakdown(measured),
+        f"keystrokes_at_{size}_settled": keystroke_breakdown(settled),
+    }
+
+
 def one_run(
     playwright: Any,
     site: editor_site.Site,
@@ -296,11 +320,7 @@ def one_run(
                 context.close()
                 context = playwright.chromium.launch_persistent_context(profile, **launch)
                 visit(context, editor_url)
-                size, reference, hypothesis, typed = typing_cases()[-1]
-                measured = context.pages[0].evaluate(TYPE_AND_TIME, [reference, hypothesis, typed])
-                run[f"keystroke_to_redraw_p95_ms_at_{size}"] = summary(measured["drawn"])["p95"]
-                run["long_tasks_over_50ms_while_typing"] = len(measured["longTasks"])
-                run[f"keystrokes_at_{size}"] = keystroke_breakdown(measured)
+                run.update(keystrokes(context.pages[0]))
                 context.close()
                 continue
             run[label] = served_bytes(list(site.requests))
@@ -349,12 +369,7 @@ def one_run(
                 revisit = visit(context, editor_url)
                 run["intent_to_interactive_warm_ms"] = intent_to_interactive(revisit)
                 run["python_start_warm_ms"] = python_start(revisit)
-                page = context.pages[0]
-                size, reference, hypothesis, typed = typing_cases()[-1]
-                measured = page.evaluate(TYPE_AND_TIME, [reference, hypothesis, typed])
-                run[f"keystroke_to_redraw_p95_ms_at_{size}"] = summary(measured["drawn"])["p95"]
-                run["long_tasks_over_50ms_while_typing"] = len(measured["longTasks"])
-                run[f"keystrokes_at_{size}"] = keystroke_breakdown(measured)
+                run.update(keystrokes(context.pages[0]))
             context.close()
     return run
 
@@ -469,9 +484,8 @@ def main() -> int:
     if files is not None:
         result["file_mode_16000_clips"] = files
     # The target holds in every run, so every run's figure is shown beside the median and the worst.
-    result["keystroke_to_redraw_p95_ms_at_1500_per_run"] = [
-        r["keystroke_to_redraw_p95_ms_at_1500"] for r in runs
-    ]
+    for key in ("keystroke_to_redraw_p95_ms_at_1500", "keystroke_to_redraw_p95_ms_at_1500_settled"):
+        result[f"{key}_per_run"] = [r[key] for r in runs]
     result["targets"] = {
         "intent_to_interactive_warm_ms": 1000,
         "intent_to_interactive_cold_ms": 2500,
