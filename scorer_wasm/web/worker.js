@@ -158,9 +158,12 @@ async function fetchSnapshot(url, expected) {
 // only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly full phone the packed
 // copy alone stays), and it is hashed when read: nothing is answered before it matches, and a copy that does
 // not match is deleted and Python booted the long way (once). Chromium computes crypto.subtle.digest on the
-// calling thread before it returns (~0.1-0.2 s for these 55 MB), so the hash runs before the restore, not
-// beside it; a second worker that read and hashed the file itself was measured (Chromium 156, two busy
-// cores) and was no faster, the cores being busy already.
+// calling thread before it returns, so the hash runs before the restore, not beside it. It is not what a warm
+// reload waits for: traced in Chromium 156 on two cores, the digest of these 55 MB took ~40 ms of this
+// thread's CPU, and a copy checked by an 8-byte checksum instead (~15 ms) was no faster over 24 alternating
+// reloads each (1,090 against 1,054 ms to interactive, medians). The reload's time goes to compiling and
+// optimising Pyodide's WebAssembly and parsing its JavaScript, beside the page's own start-up; a second worker
+// that read and hashed the file itself was no faster either, the cores being busy already.
 // Browsers without the synchronous file API read the packed copy every time.
 const INFLATED_PREFIX = "cvb-snapshot-";
 const ROOM_FACTOR = 20;
