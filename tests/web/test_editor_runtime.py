@@ -106,7 +106,7 @@ def test_runtime_files_the_manifest_no_longer_names_are_dropped(site: editor_sit
     assert not page.evaluate(GONE, [RUNTIME_CACHE, stale])
     # The worker fetches the manifest on every start; any fetch of it through the service worker cleans up.
     page.evaluate("() => fetch('/assets/wheels/manifest.json').then((r) => r.text())")
-    editor_site.until(page, GONE, [RUNTIME_CACHE, stale], seconds=30)
+    editor_site.until(page, GONE, [RUNTIME_CACHE, stale], seconds=90)
     missing = [url for url in fetched if page.evaluate(GONE, [RUNTIME_CACHE, url])]
     assert missing == []
 
@@ -244,7 +244,7 @@ def inflated_copy_kept(site: editor_site.Site, page: Any) -> str:
     """Use the editor once and wait until the worker has kept the snapshot inflated; returns the file's name."""
     first_visit_kept(site, page)
     name = editor_site.inflated_copy_name(site)
-    editor_site.until(page, editor_site.INFLATED_KEPT, name, seconds=30)
+    editor_site.until(page, editor_site.INFLATED_KEPT, name, seconds=90)
     return name
 
 
