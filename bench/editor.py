@@ -5,11 +5,11 @@ Figures, as the median and the worst of five runs: bytes fetched by a page load 
 (and by a page without one), bytes fetched to use the editor, intent (focus) to interactive cold (fresh
 profile) and warm (the same profile after a browser restart), warm reload to interactive (and where its time
 goes: the worker's start, reading the snapshot (the inflated copy the first visit kept, or the packed file
-inflated), restoring Python, the rest until ready), the
-worker's own start-up to "ready" (python_start_*), the first edit after ready that needs OpenCC's converter,
-keystroke-to-redraw p95 at 1,500 reference characters (typed the moment the editor is live, and again once it
-has settled: see SETTLE_MS) and main-thread long tasks while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode
-against the CLI, once (it takes minutes).
+inflated), restoring Python, the rest until ready), the worker's own start-up to "ready" (python_start_*), the
+first edit after ready that needs OpenCC's converter, keystroke-to-redraw p95 at 1,500 reference characters
+(typed the moment the editor is live, and again once it has settled: see SETTLE_MS) and main-thread long tasks
+while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode against the CLI,
+once (it takes minutes).
 """
 
 from __future__ import annotations

@@ -161,9 +161,9 @@ async function fetchSnapshot(url, expected) {
 // calling thread before it returns, so the hash runs before the restore, not beside it. It is not what a warm
 // reload waits for: traced in Chromium 156 on two cores, the digest of these 55 MB took ~40 ms of this
 // thread's CPU, and a copy checked by an 8-byte checksum instead (~15 ms) was no faster over 24 alternating
-// reloads each (1,090 against 1,054 ms to interactive, medians). The reload's time goes to compiling and
-// optimising Pyodide's WebAssembly and parsing its JavaScript, beside the page's own start-up; a second worker
-// that read and hashed the file itself was no faster either, the cores being busy already.
+// reloads each (1,090 ms to interactive with the checksum, 1,054 with the hash, medians). The reload's time
+// goes to compiling and optimising Pyodide's WebAssembly and parsing its JavaScript, beside the page's own
+// start-up; a second worker that read and hashed the file itself was no faster either, the cores being busy.
 // Browsers without the synchronous file API read the packed copy every time.
 const INFLATED_PREFIX = "cvb-snapshot-";
 const ROOM_FACTOR = 20;

@@ -350,7 +350,7 @@ RULES: tuple[Rule, ...] = (
         "and normalising twice changes nothing.",
         (("e,\u0301", "é"),),
         compose,
-        zh=("再做一次 NFKC：刪除標點後貼到新字母旁的組合附加符號會合成，所以正規化兩次與一次的結果相同。"),
+        zh="再做一次 NFKC：刪除標點後貼到新字母旁的組合附加符號會合成，所以正規化兩次與一次的結果相同。",
     ),
     Rule(
         "fillers",
