@@ -29,6 +29,10 @@ EXTRA = [
     # NORM_VERSION 4: a dot is a decimal point beside numerals too; a scale after a decimal; clock minutes.
     "三.5萬", "三.五", "三.五.六", "1.2.3", "百二.０百分之五十", "三點五千", "三點五百萬", "3.5百萬", "三點十五分",
     "3點15分", "三點五十分", "3點50分", "九點十咁滯", "三點五十萬", "三點一四一五", "三點半", "十二點",
+    # NORM_VERSION 5: clock times as said (a colon between an hour and minutes; 點半 after an hour).
+    "十一點半", "11:30", "十一點三十分", "11點30分", "十一點", "11:00", "兩點半", "2:30", "下晝3:30 開會",
+    "09:05", "11:30:15", "25:00", "12:60", "1:2", "一點半點", "百分之三點半", "三四點半", "3.5點半", "一百點半",
+    "二十四點半", "1:00點半",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

@@ -41,6 +41,15 @@ PAIRS = [
     ("三點十五分", "3點15分", 0, 0),
     ("三點五十分", "3點50分", 0, 0),
     ("三點五十分", "三點五分", 1, 1),
+    # a clock time reads as it is said: a colon is its 點, 點半 is half past, on the hour is the hour and 點
+    ("十一點半", "11:30", 0, 0),
+    ("十一點三十分", "11:30", 1, 1),  # 分 is said, and missing
+    ("兩點半", "2:30", 0, 0),
+    ("十一點", "11:00", 0, 0),
+    ("下晝三點半開會", "下晝3:30開會", 0, 0),
+    ("九點零五分", "09:05分", 0, 0),
+    ("十一點半", "11:45", 2, 1),  # a wrong time costs its digits, or one token
+    ("一點半點", "一點半點", 0, 0),  # a little: not a time
     # whitespace between numbers counts the same whatever the script
     ("九八七六 五四三二", "9876 5432", 0, 0),
     # how much a number weighs: the digits of its value in CER, one token in MER
@@ -136,3 +145,40 @@ def test_the_minutes_of_a_clock_time_read_the_same_in_numerals_and_digits(minute
     for hour, hour_said in ((3, "三"), (12, "十二")):
         in_numerals = normalise_reference(f"{hour_said}點{spoken}分").text
         assert in_numerals == normalise_hypothesis(f"{hour}點{minutes}分").text == f"{hour}.{minutes}分"
+
+
+@pytest.mark.parametrize("hour", range(25))
+def test_a_clock_time_reads_the_same_written_with_a_colon_with_half_past_or_in_numerals(hour: int) -> None:
+    said = normalise_reference(f"{hour}點").text.removesuffix(
+        "點"
+    )  # the hour read from its numerals: 11點 → 11
+    numerals = normalise_reference(f"{_said(hour)}點半").text
+    assert numerals == normalise_hypothesis(f"{hour}:30").text == normalise_hypothesis(f"{hour:02d}:30").text
+    assert numerals == normalise_hypothesis(f"{_said(hour)}點三十").text == f"{said}.30"
+    assert normalise_reference(f"{_said(hour)}點").text == normalise_hypothesis(f"{hour}:00").text
+
+
+def _said(hour: int) -> str:
+    """An hour in Chinese numerals, as it is said (0 to 24)."""
+    ones = "零一二三四五六七八九"
+    if hour < 10:
+        return ones[hour]
+    return ("十" if hour < 20 else "二十") + (ones[hour % 10] if hour % 10 else "")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("25:30", "25 30"),  # no such hour
+        ("11:60", "11 60"),  # no such minute
+        ("11:30:15", "11 30 15"),  # a chain of colons is not a time we read
+        ("1:2", "1 2"),  # minutes have two digits
+        ("3.11:30", "3.11 30"),  # the hour would continue a decimal
+        ("123:45", "123 45"),
+        ("二十五點半", "25點半"),
+        ("三點半點", "3點半點"),  # 一點半點 and the like: a little
+        ("百分之三點半", "3%點半"),  # the number before 點 is a percentage
+    ],
+)
+def test_what_is_not_a_clock_time_is_not_read_as_one(text: str, expected: str) -> None:
+    assert normalise_hypothesis(text).text == expected

@@ -19,8 +19,10 @@ from functools import lru_cache
 
 from cvb_scorer.normalise.fold import FoldChange, fold_reference
 from cvb_scorer.normalise.numerals import (
+    CLOCK_TRIGGER,
     COMMA_BETWEEN_RANGE_WORDS,
     EXCEPTION_WORDS,
+    clock_times,
     drop_currency_words,
     fold_numerals,
     join_comma_ranges,
@@ -42,7 +44,7 @@ from cvb_scorer.reference.normalise import RULES, Rule, Side
 
 # Bump whenever any rule changes what it produces; it is part of the scoring signature, and the golden output
 # in tests/scorer/golden/ records the version it was made with, so a change without a bump fails the tests.
-NORM_VERSION = 4
+NORM_VERSION = 5
 
 __all__ = [
     "EXCEPTION_WORDS",
@@ -92,6 +94,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (re.compile("[-.]"), join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
+    (CLOCK_TRIGGER, clock_times),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for 蚊 and 元 itself
     (None, nfkc),  # scans for a character NFKC could change itself

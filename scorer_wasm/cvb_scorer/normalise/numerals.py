@@ -26,7 +26,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from cvb_scorer.normalise.text import DECIMAL_WORD, NUMERAL_CHARS, SPACE
+from cvb_scorer.normalise.text import CLOCK_HALF, DECIMAL_WORD, NUMERAL_CHARS, SPACE
 from cvb_scorer.tokens import HAN_CLASS, class_code
 
 # Words that contain numeral characters but are not numbers; never folded, on either side.
@@ -322,6 +322,54 @@ def join_comma_ranges(text: str) -> str:
 def _join_range(match: re.Match[str]) -> str:
     words = match.group(1) + match.group(2)
     return words if is_range(words) else match.group()
+
+
+# Clock times, read after the numerals (so that 十一點半 has become 11點半): an hour of one or two digits, at
+# most 24, that does not continue a number (no digit or numeral before it, nor a dot or 點 after one; for a
+# colon time, nor a colon after one: 11:30:15 and 1:2 are not times we read), then either a colon and two
+# digits of minutes from 00 to 59 that no digit or numeral (with which the numeral rule read them as one run),
+# dot or colon and digit, or 點 continues, or 點半 that 點 does not follow (一點半點, a little, is not a time). What follows a time is never joined to it the next time round:
+# a 點 after one could start a decimal, so none is read; a digit or a numeral gets a space (``spoken_time``).
+# A colon between digits becomes a space (the punctuation rule), so it cannot bar a half past: the next time
+# round it would not be there.
+_NUMBERISH_BEFORE = f"[0-9{_NUMERAL_CLASS}]"
+_CLOCK_COLON = re.compile(
+    f"(?<!{_NUMBERISH_BEFORE})(?<!{_NUMBERISH_BEFORE}[.:{_DECIMAL}])"
+    f"([0-9]{{1,2}}):([0-5][0-9])(?!{_NUMBERISH_BEFORE}|[:.][0-9]|{_DECIMAL})"
+)
+_CLOCK_HALF = re.compile(
+    f"(?<!{_NUMBERISH_BEFORE})(?<!{_NUMBERISH_BEFORE}[.{_DECIMAL}])"
+    f"([0-9]{{1,2}}){_DECIMAL}{CLOCK_HALF}(?!{_DECIMAL})"
+)
+# What every match of either has: the fast path's trigger.
+CLOCK_TRIGGER = re.compile(f"[:{CLOCK_HALF}]")
+
+
+def spoken_time(hour: str, minutes: str, following: str) -> str | None:
+    """A clock time as the numeral rule reads it said (十一點三十 → 11.30, 十一點 → 11點), or None when
+    ``hour`` is past 24. A digit, a numeral, a dot or a colon ``following`` it (the 一 of 一齊, another time
+    after 點半) is not part of it: a space keeps it from joining the time the next time round."""
+    if int(hour) > 24:
+        return None
+    spoken = f"{int(hour)}{_DECIMAL}" if minutes == "00" else f"{int(hour)}.{minutes}"
+    return spoken + SPACE if following in _AFTER_A_TIME or "0" <= following <= "9" else spoken
+
+
+_AFTER_A_TIME = NUMERAL_CHARS | {".", ":"}
+
+
+def clock_times(text: str) -> str:
+    """11:30 → 11.30, 11點半 → 11.30, 11:00 → 11點: a clock time reads as it is said."""
+    if ":" in text:
+        text = _CLOCK_COLON.sub(lambda m: _spoken(m, m[2]), text)
+    if CLOCK_HALF in text:
+        text = _CLOCK_HALF.sub(lambda m: _spoken(m, "30"), text)
+    return text
+
+
+def _spoken(match: re.Match[str], minutes: str) -> str:
+    end = match.end()
+    return spoken_time(match[1], minutes, match.string[end : end + 1]) or match[0]
 
 
 def is_range_at(text: str, start: int, end: int) -> bool:

@@ -151,6 +151,8 @@ def _lower_run(match: re.Match[str]) -> str:
 
 NUMERAL_CHARS = frozenset("零〇一二三四五六七八九十百千萬億兩廿卅卌")
 DECIMAL_WORD = "點"
+# Half (past the hour): 三點半 is half past three (the clock-times rule).
+CLOCK_HALF = "半"
 
 
 class _GapTable(dict[int, str]):
@@ -207,12 +209,13 @@ def join_latin_words(text: str) -> str:
 
 
 _GAP_CANDIDATE = re.compile(f"[^0-9A-Za-z{HAN_CLASS}]")
-_NUMBERISH = NUMERAL_CHARS | {DECIMAL_WORD}
+_NUMBERISH = NUMERAL_CHARS | {DECIMAL_WORD, CLOCK_HALF}
 
 
 def _word_like(ch: str) -> bool:
-    # A letter, a digit, or what may still be part of a number: a space between two of them is kept, so words
-    # stay apart for MER and two numbers never become one the next time round (3，百 → 3 百, not 300).
+    # A letter, a digit, or what may still be part of a number or a time: a space between two of them is kept,
+    # so words stay apart for MER and two numbers never become one the next time round (3，百 → 3 百, not 300;
+    # 3點，半 → 3點 半, not half past three).
     return class_code(ch) in ("L", "D") or ch in _NUMBERISH
 
 

@@ -23,8 +23,11 @@ from cvb_scorer.normalise.numerals import (
     fold_each_run,
     join_comma_ranges,
     read_number,
+    spoken_time,
 )
 from cvb_scorer.normalise.text import (
+    CLOCK_HALF,
+    DECIMAL_WORD,
     LIST_COMMAS,
     NUMERAL_CHARS,
     SPACE,
@@ -116,6 +119,83 @@ def ranges(text: str) -> str:
 
 def numerals(text: str) -> str:
     return fold_each_run(text, read_number)
+
+
+def _continues_a_number(text: str, start: int, *, joiners: str) -> bool:
+    """Whether ``text[start:]`` would continue a number: a digit or a numeral before it, or one of ``joiners``
+    after one."""
+
+    def numberish(k: int) -> bool:
+        return k >= 0 and ("0" <= text[k] <= "9" or text[k] in NUMERAL_CHARS)
+
+    before = text[start - 1] if start > 0 else ""
+    return numberish(start - 1) or (before != "" and before in joiners and numberish(start - 2))
+
+
+def _hour_at(text: str, start: int, *, joiners: str) -> str | None:
+    """The hour of a clock time that starts at ``start``: one or two ASCII digits that do not continue a
+    number."""
+    if _continues_a_number(text, start, joiners=joiners):
+        return None
+    end = start
+    while end < len(text) and "0" <= text[end] <= "9":
+        end += 1
+    return text[start:end] if 1 <= end - start <= 2 else None
+
+
+def _colon_time_at(text: str, start: int) -> tuple[str, int] | None:
+    """An hour, a colon and two digits of minutes (00 to 59) starting at ``start``, that no digit or numeral,
+    dot or colon and digit, or 點 continues: the time as it is said, and where it ends."""
+    hour = _hour_at(text, start, joiners=".:" + DECIMAL_WORD)
+    if hour is None:
+        return None
+    colon = start + len(hour)
+    end = colon + 3
+    minutes, following = text[colon + 1 : end], text[end : end + 2]
+    if text[colon : colon + 1] != ":" or not (
+        len(minutes) == 2 and "0" <= minutes[0] <= "5" and "0" <= minutes[1] <= "9"
+    ):
+        return None
+    if (
+        "0" <= following[:1] <= "9"
+        or following[:1] in NUMERAL_CHARS
+        or (following[:1] in (":", ".") and "0" <= following[1:] <= "9")
+        or following[:1] == DECIMAL_WORD
+    ):
+        return None
+    spoken = spoken_time(hour, minutes, text[end : end + 1])
+    return None if spoken is None else (spoken, end)
+
+
+def _half_past_at(text: str, start: int) -> tuple[str, int] | None:
+    """An hour and 點半 starting at ``start``, that no 點 follows: the time as it is said, and where it ends."""
+    hour = _hour_at(text, start, joiners="." + DECIMAL_WORD)
+    if hour is None:
+        return None
+    end = start + len(hour) + 2
+    if text[start + len(hour) : end] != DECIMAL_WORD + CLOCK_HALF or text[end : end + 1] == DECIMAL_WORD:
+        return None
+    spoken = spoken_time(hour, "30", text[end : end + 1])
+    return None if spoken is None else (spoken, end)
+
+
+def _replace_each(text: str, found_at: Callable[[str, int], tuple[str, int] | None]) -> str:
+    """``text`` with what ``found_at`` finds, from left to right, replaced by what it says."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        found = found_at(text, i)
+        if found is None:
+            out.append(text[i])
+            i += 1
+        else:
+            out.append(found[0])
+            i = found[1]
+    return "".join(out)
+
+
+def clock_times(text: str) -> str:
+    return _replace_each(_replace_each(text, _colon_time_at), _half_past_at)
 
 
 def punctuation(text: str) -> str:
@@ -319,6 +399,30 @@ RULES: tuple[Rule, ...] = (
         (("一齊", "一齊"), ("一啲", "一啲"), ("九龍", "九龍"), ("八達通", "八達通"), ("萬一", "萬一")),
         None,
         zh="只是看似數字的詞語從不改寫：" + " ".join(EXCEPTION_WORDS) + "。",
+    ),
+    Rule(
+        "clock-times",
+        Side.BOTH,
+        "A clock time reads as it is said, once the numerals are read: a colon between an hour (at most 24) "
+        "and two digits of minutes is the 點 of the time, and 點半 after an hour is half past, so 11:30, "
+        "十一點半 and 十一點三十 all read 11.30, and on the hour 11:00 reads 11點, as 十一點 does. A colon in "
+        "a longer chain of digits (11:30:15) is not a time we read.",
+        (
+            ("11:30", "11.30"),
+            ("十一點半", "11.30"),
+            ("兩點半", "2.30"),
+            ("09:05", "9.05"),
+            ("11:00", "11點"),
+            ("11:30:15", "11 30 15"),
+            ("一點半點", "1點半點"),
+        ),
+        clock_times,
+        zh=(
+            "數字讀過後，鐘點照說法讀：時（不超過 24）與兩位數的分之間的冒號就是鐘點的「點」，"
+            "時之後的「點半」就是半點鐘，所以 11:30、十一點半及十一點三十都讀作 11.30；"
+            "整點的 11:00 讀作 11點，與十一點相同。數位、圓點與冒號連成更長一串時（11:30:15），"
+            "冒號不當作鐘點。"
+        ),
     ),
     Rule(
         "punctuation",
