@@ -29,7 +29,7 @@ from cvb_scorer.align import (
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
 from cvb_scorer.normalise.charsets import CharacterSet, charsets, count_simplified_only
 from cvb_scorer.normalise.fold import fold_reference
-from cvb_scorer.normalise.numerals import CURRENCY_WORDS, EXCEPTION_WORDS
+from cvb_scorer.normalise.numerals import CURRENCY_NAMES, CURRENCY_WORDS, EXCEPTION_WORDS
 from cvb_scorer.normalise.text import CLOCK_HALF, DECIMAL_WORD, NUMERAL_CHARS, fold_variants
 from cvb_scorer.progress import Progress, counted
 from cvb_scorer.tokens import (
@@ -227,7 +227,13 @@ def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, s
 def _number_sensitive() -> CharacterSet:
     """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
     一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
-    read = NUMERAL_CHARS | {DECIMAL_WORD, CLOCK_HALF} | CURRENCY_WORDS | set("".join(EXCEPTION_WORDS))
+    read = (
+        NUMERAL_CHARS
+        | {DECIMAL_WORD, CLOCK_HALF}
+        | CURRENCY_WORDS
+        | set("".join(CURRENCY_NAMES))
+        | set("".join(EXCEPTION_WORDS))
+    )
     return CharacterSet.of(
         frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
     )

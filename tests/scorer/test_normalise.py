@@ -283,7 +283,14 @@ def test_long_texts_normalise_as_one_full_pass(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"), [("0蚊點0A百", "0蚊點0a百"), ("3蚊點5", "3蚊點5"), ("一百蚊蚊", "100")]
+    ("text", "expected"),
+    [
+        ("0蚊點0A百", "0蚊點0a百"),
+        ("3蚊點5", "3蚊點5"),
+        ("一百蚊蚊", "100"),
+        ("三點港幣三百", "3點港幣300"),  # 3點300 would read 3.300 the next time round
+        ("一百美元點五", "100美元點5"),
+    ],
 )
 def test_currency_removal_never_makes_a_new_number(text: str, expected: str) -> None:
     # Found by the idempotence property: dropping 蚊 put 點 between two digits, which a second pass then folded;

@@ -50,6 +50,11 @@ PAIRS = [
     ("九點零五分", "09:05分", 0, 0),
     ("十一點半", "11:45", 2, 1),  # a wrong time costs its digits, or one token
     ("一點半點", "一點半點", 0, 0),  # a little: not a time
+    # a currency named before or after a number goes, as HK$ and US$ do
+    ("保費每個月港幣三百蚊", "保費每個月HK$300", 0, 0),
+    ("三百港元", "HK$300", 0, 0),
+    ("五百美金", "US$500", 0, 0),
+    ("港元兌美元", "港元兌美元", 0, 0),
     # whitespace between numbers counts the same whatever the script
     ("九八七六 五四三二", "9876 5432", 0, 0),
     # how much a number weighs: the digits of its value in CER, one token in MER
@@ -81,6 +86,7 @@ WEIGHTS = {
     ("三四個", "三十四個"): ((2, 3), (2, 3), (1, 3)),
     ("三點五萬", "三萬五千"): ((0, 5), (0, 1), (2, 4)),
     ("三點十五分", "3點15分"): ((0, 5), (0, 2), (3, 5)),
+    ("十一點半", "十一點三十"): ((0, 5), (0, 1), (2, 4)),
     ("一百，二百，三百", "一百二百三百"): ((0, 9), (0, 3), (0, 6)),
 }
 

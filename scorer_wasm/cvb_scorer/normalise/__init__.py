@@ -96,7 +96,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_numerals),  # scans for a numeral or 點 itself
     (CLOCK_TRIGGER, clock_times),
     (None, strip_punctuation),  # scans for a gap itself
-    (None, drop_currency_words),  # looks for 蚊 and 元 itself
+    (None, drop_currency_words),  # looks for the currency words itself
     (None, nfkc),  # scans for a character NFKC could change itself
 )
 

@@ -60,7 +60,9 @@ _DECIMAL = DECIMAL_WORD
 _POINTS = DECIMAL_WORD + "."
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
-_CURRENCY_CLASS = "".join(sorted(CURRENCY_WORDS))
+# Currencies named before or after a number: Hong Kong dollars (港幣, 港元, 港紙) and US dollars (美金, 美元),
+# removed as HK$ and US$ are.
+CURRENCY_NAMES = ("港幣", "港元", "港紙", "美金", "美元")
 
 
 def _is_ascii_digit(ch: str) -> bool:
@@ -541,12 +543,18 @@ def join_thousands(text: str) -> str:
     return THOUSANDS.sub("", text) if "," in text else text
 
 
-# A run of 蚊/元 right after a number; the look-behind sits after the first word, so the engine scans for the
-# words (the same matches: a run after a digit starts at its first word).
-CURRENCY_RUN = re.compile(f"[{_CURRENCY_CLASS}](?<=[0-9%][{_CURRENCY_CLASS}])[{_CURRENCY_CLASS}]*")
+# A run of currency words right after a number: the names, or 蚊 and 元 (a name is tried first, so 港元 goes
+# whole). Matched from the digit before it, so the engine scans for digits, which are fewer than the Han
+# characters a look-behind at the start would be tried at.
+CURRENCY_RUN = re.compile(f"(?<=[0-9%])(?:{'|'.join((*CURRENCY_NAMES, *sorted(CURRENCY_WORDS)))})+")
+# A run of currency names right before a number (港幣三百 → 港幣300 by now).
+CURRENCY_BEFORE = re.compile(f"(?:{'|'.join(CURRENCY_NAMES)})+(?=[0-9])")
+# What every match of either has, for a cheap test first.
+_CURRENCY_TRIGGER = re.compile(f"[{''.join(sorted(CURRENCY_WORDS | {name[-1] for name in CURRENCY_NAMES}))}]")
 
 
 def drop_currency(match: re.Match[str]) -> str:
+    """A run of currency words after a number, removed."""
     text = match.string
     end = match.end()
     if end < len(text):
@@ -561,8 +569,21 @@ def drop_currency(match: re.Match[str]) -> str:
     return ""
 
 
+def drop_currency_before(match: re.Match[str]) -> str:
+    """A run of currency names before a number, removed: as ``drop_currency``, looking the other way."""
+    start = match.start()
+    if start:
+        before = match.string[start - 1]
+        if class_code(before) in ("D", "L"):
+            return SPACE
+        if before in NUMERAL_CHARS or before == _DECIMAL:
+            return match.group()
+    return ""
+
+
 def drop_currency_words(text: str) -> str:
-    """Remove 蚊 and 元 right after a number (一百蚊 → 100), never elsewhere (元朗, 有蚊 survive)."""
-    if "蚊" not in text and "元" not in text:
+    """Remove 蚊 and 元 right after a number (一百蚊 → 100) and the currency names right before or after one
+    (港幣三百 → 300, 三百港元 → 300), never elsewhere (元朗, 有蚊, 美金匯率 survive)."""
+    if _CURRENCY_TRIGGER.search(text) is None:
         return text
-    return CURRENCY_RUN.sub(drop_currency, text)
+    return CURRENCY_BEFORE.sub(drop_currency_before, CURRENCY_RUN.sub(drop_currency, text))

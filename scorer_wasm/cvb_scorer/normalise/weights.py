@@ -40,6 +40,7 @@ NUMBER_EXAMPLES: tuple[NumberExample, ...] = (
     NumberExample(
         "三點十五分", "3點15分", "a clock time in numerals against digits", "鐘點時間：中文數字對阿拉伯數字"
     ),
+    NumberExample("十一點半", "十一點三十", "half past against the minutes said", "「點半」對說出分鐘"),
     NumberExample(
         "一百，二百，三百",
         "一百二百三百",

@@ -16,10 +16,13 @@ from dataclasses import dataclass
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.numerals import (
+    CURRENCY_BEFORE,
+    CURRENCY_NAMES,
     CURRENCY_RUN,
     EXCEPTION_WORDS,
     THOUSANDS,
     drop_currency,
+    drop_currency_before,
     fold_each_run,
     join_comma_ranges,
     read_number,
@@ -224,7 +227,9 @@ def punctuation(text: str) -> str:
 
 
 def currency_words(text: str) -> str:
-    return CURRENCY_RUN.sub(drop_currency, text)
+    # After a number first, then before one (港幣三百蚊 → 港幣300蚊 → 港幣300 → 300).
+    after = CURRENCY_RUN.sub(drop_currency, text)
+    return CURRENCY_BEFORE.sub(drop_currency_before, after)
 
 
 def compose(text: str) -> str:
@@ -442,10 +447,26 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "currency-words",
         Side.BOTH,
-        "蚊 and 元 right after a number are removed; elsewhere (元朗, 有蚊) they stay.",
-        (("百二蚊", "120"), ("一千二百蚊", "1200"), ("元朗", "元朗"), ("有蚊", "有蚊")),
+        "蚊 and 元 right after a number, and the currency names "
+        + ", ".join(CURRENCY_NAMES)
+        + " right before or after one, are removed, as HK$ and US$ are; elsewhere (元朗, 有蚊, 美金匯率) they stay.",
+        (
+            ("百二蚊", "120"),
+            ("一千二百蚊", "1200"),
+            ("港幣三百", "300"),
+            ("三百港元", "300"),
+            ("港幣三百蚊", "300"),
+            ("五百美金", "500"),
+            ("元朗", "元朗"),
+            ("有蚊", "有蚊"),
+            ("美金匯率", "美金匯率"),
+        ),
         currency_words,
-        zh="緊接數字之後的「蚊」及「元」刪除；其他位置（元朗、有蚊）保留。",
+        zh=(
+            "緊接數字之後的「蚊」及「元」，以及緊貼數字前後的貨幣名稱"
+            + "、".join(CURRENCY_NAMES)
+            + "，與 HK$ 及 US$ 一樣刪除；其他位置（元朗、有蚊、美金匯率）保留。"
+        ),
     ),
     Rule(
         "compose",
