@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from cvb_scorer.normalise import (
     normalise_reference,
     rules_table,
 )
+from cvb_scorer.normalise.numerals import CURRENCY_BEFORE, CURRENCY_NAMES, CURRENCY_RUN, CURRENCY_WORDS
 from cvb_scorer.normalise.text import clean_unicode, nfkc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -323,3 +325,24 @@ def test_lowercasing_equals_the_reference_rule_on_any_text(text: str) -> None:
     from cvb_scorer.reference.normalise import case
 
     assert lowercase_latin(text) == case(text)
+
+
+# The currency patterns scan for a word's first character and look behind it (numerals.py); here they are
+# spelt the plain way, an alternation of the words after or before a number, which they must match exactly.
+_PLAIN_AFTER = re.compile(f"(?<=[0-9%])(?:{'|'.join((*CURRENCY_NAMES, *sorted(CURRENCY_WORDS)))})+")
+_PLAIN_BEFORE = re.compile(f"(?:{'|'.join(CURRENCY_NAMES)})+(?=[0-9])")
+_CURRENCY_PIECES = [
+    *CURRENCY_NAMES,
+    *CURRENCY_WORDS,
+    *{ch for name in CURRENCY_NAMES for ch in name},
+    *"12%三嘅 .",
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_CURRENCY_PIECES), max_size=12).map("".join))
+def test_the_currency_patterns_match_what_the_plain_alternations_match(text: str) -> None:
+    assert [m.span() for m in CURRENCY_RUN.finditer(text)] == [m.span() for m in _PLAIN_AFTER.finditer(text)]
+    assert [m.span() for m in CURRENCY_BEFORE.finditer(text)] == [
+        m.span() for m in _PLAIN_BEFORE.finditer(text)
+    ]
