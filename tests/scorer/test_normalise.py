@@ -17,8 +17,15 @@ from cvb_scorer.normalise import (
     normalise_reference,
     rules_table,
 )
-from cvb_scorer.normalise.numerals import CURRENCY_BEFORE, CURRENCY_NAMES, CURRENCY_RUN, CURRENCY_WORDS
-from cvb_scorer.normalise.text import clean_unicode, nfkc
+from cvb_scorer.normalise.numerals import (
+    _CLOCK_COLON,
+    _CLOCK_HALF,
+    CURRENCY_BEFORE,
+    CURRENCY_NAMES,
+    CURRENCY_RUN,
+    CURRENCY_WORDS,
+)
+from cvb_scorer.normalise.text import NUMERAL_CHARS, clean_unicode, nfkc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -346,3 +353,40 @@ def test_the_currency_patterns_match_what_the_plain_alternations_match(text: str
     assert [m.span() for m in CURRENCY_BEFORE.finditer(text)] == [
         m.span() for m in _PLAIN_BEFORE.finditer(text)
     ]
+
+
+# The clock-time patterns, likewise, put the look-behinds after the hour's first digit; spelt the plain way, the
+# look-behinds come first.
+_NUMBERISH = "[0-9" + "".join(sorted(NUMERAL_CHARS)) + "]"
+_PLAIN_COLON = re.compile(
+    f"(?<!{_NUMBERISH})(?<!{_NUMBERISH}[.:點])([0-9]{{1,2}}):([0-5][0-9])(?!{_NUMBERISH}|[:.][0-9]|點)"
+)
+_PLAIN_HALF = re.compile(f"(?<!{_NUMBERISH})(?<!{_NUMBERISH}[.點])([0-9]{{1,2}})點半(?!點)")
+_CLOCK_PIECES = [
+    ":",
+    "點半",
+    "點",
+    "半",
+    ".",
+    " ",
+    "嘅",
+    "一",
+    "十",
+    "0",
+    "1",
+    "2",
+    "5",
+    "9",
+    "30",
+    "59",
+    "24",
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_CLOCK_PIECES), max_size=12).map("".join))
+def test_the_clock_patterns_match_what_their_plain_spelling_matches(text: str) -> None:
+    for fast, plain in ((_CLOCK_COLON, _PLAIN_COLON), (_CLOCK_HALF, _PLAIN_HALF)):
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == [
+            (m.span(), m.groups()) for m in plain.finditer(text)
+        ]

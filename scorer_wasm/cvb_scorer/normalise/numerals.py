@@ -334,17 +334,27 @@ def _join_range(match: re.Match[str]) -> str:
 # Nothing after a time may join it the next time round: a 點 after one could start a decimal, so no such time is
 # read, and a digit or a numeral gets a space (``spoken_time``). A colon between digits becomes a space (the
 # punctuation rule), so it cannot bar a half past: the next time round it would not be there.
+# The hour's first digit comes before the look-behinds, so that the engine scans for digits instead of trying
+# the look-behinds at every position: on a 500-character transcript about 3 µs each against 14-17 µs spelt
+# with the look-behinds first, the same matches (a test holds them to that plain spelling).
 _NUMBERISH_BEFORE = f"[0-9{_NUMERAL_CLASS}]"
+
+
+def _hour(joiners: str) -> str:
+    """An hour (a group) that continues no number: no digit or numeral before it, nor one of ``joiners``
+    after one."""
+    return f"([0-9](?<!{_NUMBERISH_BEFORE}[0-9])(?<!{_NUMBERISH_BEFORE}[{joiners}][0-9])[0-9]?)"
+
+
 _CLOCK_COLON = re.compile(
-    f"(?<!{_NUMBERISH_BEFORE})(?<!{_NUMBERISH_BEFORE}[.:{_DECIMAL}])"
-    f"([0-9]{{1,2}}):([0-5][0-9])(?!{_NUMBERISH_BEFORE}|[:.][0-9]|{_DECIMAL})"
+    f"{_hour('.:' + _DECIMAL)}:([0-5][0-9])(?!{_NUMBERISH_BEFORE}|[:.][0-9]|{_DECIMAL})"
 )
-_CLOCK_HALF = re.compile(
-    f"(?<!{_NUMBERISH_BEFORE})(?<!{_NUMBERISH_BEFORE}[.{_DECIMAL}])"
-    f"([0-9]{{1,2}}){_DECIMAL}{CLOCK_HALF}(?!{_DECIMAL})"
-)
+_CLOCK_HALF = re.compile(f"{_hour('.' + _DECIMAL)}{_DECIMAL}{CLOCK_HALF}(?!{_DECIMAL})")
 # What every match of either has: the fast path's trigger.
 CLOCK_TRIGGER = re.compile(f"[:{CLOCK_HALF}]")
+
+
+_AFTER_A_TIME = NUMERAL_CHARS | {".", ":"}
 
 
 def spoken_time(hour: str, minutes: str, following: str) -> str | None:
@@ -355,9 +365,6 @@ def spoken_time(hour: str, minutes: str, following: str) -> str | None:
         return None
     spoken = f"{int(hour)}{_DECIMAL}" if minutes == "00" else f"{int(hour)}.{minutes}"
     return spoken + SPACE if following in _AFTER_A_TIME or "0" <= following <= "9" else spoken
-
-
-_AFTER_A_TIME = NUMERAL_CHARS | {".", ":"}
 
 
 def clock_times(text: str) -> str:
@@ -563,32 +570,29 @@ CURRENCY_BEFORE = re.compile(f"[{_NAME_FIRSTS}](?:{_NAME_ENDS})(?:{_NAME})*(?=[0
 _CURRENCY_TRIGGER = re.compile(f"[{''.join(sorted(CURRENCY_WORDS | {name[-1] for name in CURRENCY_NAMES}))}]")
 
 
+def _left_for(match: re.Match[str], neighbour: str) -> str:
+    """What removing a run of currency words leaves: ``neighbour`` is the character beside the run on the side
+    away from its number."""
+    # Two numbers are kept apart if the removal would join them (三蚊三 → 3 3, not 33) ...
+    if class_code(neighbour) in ("D", "L"):
+        return SPACE
+    # ... and the words stay beside a numeral or 點 (1元萬, 0蚊點5, 三點港幣三百), which would otherwise read as
+    # 1萬, 0點5 or 3點300 the next time round: removing words never makes a new number.
+    if neighbour in NUMERAL_CHARS or neighbour == _DECIMAL:
+        return match.group()
+    return ""
+
+
 def drop_currency(match: re.Match[str]) -> str:
     """A run of currency words after a number, removed."""
-    text = match.string
     end = match.end()
-    if end < len(text):
-        nxt = text[end]
-        # Keep two numbers apart if the removal would join them (三蚊三 → 3 3, not 33) ...
-        if class_code(nxt) in ("D", "L"):
-            return SPACE
-        # ... and keep the word before a numeral or 點 (1元萬, 0蚊點5), which would otherwise read as 1萬 or
-        # 0點5 the next time round: removing the word never makes a new number.
-        if nxt in NUMERAL_CHARS or nxt == _DECIMAL:
-            return match.group()
-    return ""
+    return _left_for(match, match.string[end]) if end < len(match.string) else ""
 
 
 def drop_currency_before(match: re.Match[str]) -> str:
-    """A run of currency names before a number, removed: as ``drop_currency``, looking the other way."""
+    """A run of currency names before a number, removed."""
     start = match.start()
-    if start:
-        before = match.string[start - 1]
-        if class_code(before) in ("D", "L"):
-            return SPACE
-        if before in NUMERAL_CHARS or before == _DECIMAL:
-            return match.group()
-    return ""
+    return _left_for(match, match.string[start - 1]) if start else ""
 
 
 def drop_currency_words(text: str) -> str:
