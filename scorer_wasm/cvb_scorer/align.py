@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from math import isqrt
 
-from cvb_scorer.reference.align import TIE_ORDER, TIE_RULE, Alignment, Counts, Move, Op
+from cvb_scorer.reference.align import TIE_ORDER, TIE_RULE, Alignment, Counts, Move, Op, Run
 
 __all__ = [
     "TIE_RULE",
@@ -92,24 +92,33 @@ def _walk(
     b: Sequence[str],
     load: _Load,
     off: int,
-    ops: list[tuple[Op, int, int]] | None,
+    runs: list[Run] | None,
     subs: list[tuple[int, int]] | None = None,
 ) -> tuple[int, int, int]:
     """Walk back from (len(a), len(b)) under the tie rule, over the columns ``load`` gives, with the pair's
-    rows from bit ``off``; append the steps to ``ops`` (last first) unless it is None, and the positions of
-    the substitutions to ``subs`` (last first) unless it is None. Returns S, D and I."""
+    rows from bit ``off``; append the runs of steps it makes to ``runs`` (last first; see ``Run``) unless it is
+    None, and the positions of the substitutions to ``subs`` (last first) unless it is None. Returns S, D
+    and I."""
     i, j = len(a), len(b)
     s = d = n_ins = 0
     lo = j  # no block yet: the first cell whose items differ loads one
     vps: list[int] = []
     d0s = vps
     match, sub, dele = Op.MATCH, Op.SUBSTITUTE, Op.DELETE
+    last: Op | None = None  # the kind of runs[-1] when it is an error run
     while i and j:
         if a[i - 1] == b[j - 1]:
             i -= 1
             j -= 1
-            if ops is not None:
-                ops.append((match, i, j))
+            if runs is not None:
+                # For a script, the rest of the match run is taken here and recorded as one run. (Counting
+                # alone takes matches one at a time: the same inner loop bought nothing there.)
+                i1, j1 = i + 1, j + 1
+                while i and j and a[i - 1] == b[j - 1]:
+                    i -= 1
+                    j -= 1
+                runs.append((match, i, i1, j, j1))
+                last = None
             continue
         if j <= lo:
             lo, vps, d0s = load(i, j)
@@ -119,23 +128,29 @@ def _walk(
             i -= 1
             j -= 1
             s += 1
-            if ops is not None:
-                ops.append((op, i, j))
             if subs is not None:
                 subs.append((i, j))
         elif op is dele:
             i -= 1
             d += 1
-            if ops is not None:
-                ops.append((op, i, -1))
         else:
             j -= 1
             n_ins += 1
-            if ops is not None:
-                ops.append((op, -1, j))
-    if ops is not None:
-        ops.extend(zip(repeat(dele), range(i - 1, -1, -1), repeat(-1)))
-        ops.extend(zip(repeat(Op.INSERT), repeat(-1), range(j - 1, -1, -1)))
+        if runs is not None:
+            if op is last:
+                _, _, i1, _, j1 = runs[-1]
+                runs[-1] = (op, i, i1, j, j1)
+            else:
+                runs.append((op, i, i if op is Op.INSERT else i + 1, j, j if op is dele else j + 1))
+                last = op
+    if runs is not None and (i or j):
+        # At the first row or column, what is left of one side is deleted or inserted: one run, joined to the
+        # run made last when that is of the same kind.
+        op = dele if i else Op.INSERT
+        i1, j1 = i, j
+        if op is last:
+            _, _, i1, _, j1 = runs.pop()
+        runs.append((op, 0, i1, 0, j1))
     return s, d + i, n_ins + j
 
 
@@ -162,10 +177,10 @@ def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
 
 def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
     """Minimal alignment of two sequences of symbols (characters or tokens) under the published tie rule."""
-    ops: list[tuple[Op, int, int]] = []
-    s, d, ins = _walk(reference, hypothesis, _columns(reference, hypothesis), 0, ops)
-    ops.reverse()
-    return Alignment(tuple(ops), Counts(s, d, ins, len(reference)))
+    runs: list[Run] = []
+    s, d, ins = _walk(reference, hypothesis, _columns(reference, hypothesis), 0, runs)
+    runs.reverse()
+    return Alignment(tuple(runs), Counts(s, d, ins, len(reference)))
 
 
 def count_edits(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:

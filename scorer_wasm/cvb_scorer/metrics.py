@@ -204,7 +204,12 @@ def by_class(
 
 def _substitutions_of(alignment: Alignment) -> Substitutions:
     sub = Op.SUBSTITUTE
-    return tuple((i, j) for op, i, j in alignment.ops if op is sub)
+    return tuple(
+        (i, j)
+        for op, i0, i1, j0, j1 in alignment.runs
+        if op is sub
+        for i, j in zip(range(i0, i1), range(j0, j1), strict=True)
+    )
 
 
 def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:

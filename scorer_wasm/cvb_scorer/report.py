@@ -378,6 +378,6 @@ def alignment_text(clip: ClipScore, *, width: int = 60) -> str:
         rows[2].append(_MARK[op] + " " * w)
         used += w + 1
     flush()
-    if not clip.cer_alignment.ops:
+    if not clip.cer_alignment.runs:
         out.append("(both texts are empty after normalisation)")
     return "\n".join(out).rstrip("\n") + "\n"

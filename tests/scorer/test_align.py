@@ -126,6 +126,28 @@ def test_edit_script_rebuilds_the_hypothesis_and_counts_add_up(ref: str, hyp: st
     assert refs == list(range(len(ref))) and hyps == list(range(len(hyp)))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(symbols, max_size=80).map("".join), st.lists(symbols, max_size=80).map("".join))
+def test_runs_are_maximal_slices_that_tile_both_texts_and_spell_the_steps(ref: str, hyp: str) -> None:
+    al = align(ref, hyp)
+    i = j = 0
+    for k, (op, i0, i1, j0, j1) in enumerate(al.runs):
+        # Each run starts where the one before ended, on both sides, and is never of the same kind as it.
+        assert (i0, j0) == (i, j)
+        assert k == 0 or al.runs[k - 1][0] is not op
+        taken = (i1 - i0, j1 - j0)
+        if op is Op.DELETE:
+            assert taken[0] > 0 and taken[1] == 0
+        elif op is Op.INSERT:
+            assert taken[0] == 0 and taken[1] > 0
+        else:
+            assert taken[0] == taken[1] > 0
+        assert op is not Op.MATCH or ref[i0:i1] == hyp[j0:j1]
+        i, j = i1, j1
+    assert (i, j) == (len(ref), len(hyp))
+    assert reference.runs_of(al.ops) == al.runs
+
+
 def test_long_alignment_is_exact() -> None:
     rng = random.Random(3)
     ref = "".join(rng.choice("唔該埋單好嘅咗") for _ in range(3000))

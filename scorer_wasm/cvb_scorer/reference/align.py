@@ -44,11 +44,18 @@ class Counts(NamedTuple):
         return Counts(self.S + other.S, self.D + other.D, self.I + other.I, self.N + other.N)
 
 
+# A run of one kind of step: (op, reference start, end, hypothesis start, end). Within a run the indices on
+# each side are consecutive, so a run is one slice of each text; on the side its steps skip, the slice is
+# empty and sits where the gap is.
+Run = tuple[Op, int, int, int, int]
+
+
 @dataclass(frozen=True)
 class Alignment:
-    """An edit script: ``ops[k]`` is (op, reference index or -1, hypothesis index or -1), in order."""
+    """An edit script as runs of one kind of step (``Run``), in order, with its counts. The drawing and the
+    per-class breakdown read the runs; ``ops`` spells the same script out one step at a time."""
 
-    ops: tuple[tuple[Op, int, int], ...]
+    runs: tuple[Run, ...]
     counts: Counts
 
     @property
@@ -56,18 +63,31 @@ class Alignment:
         return self.counts.errors
 
     @cached_property
-    def runs(self) -> tuple[tuple[Op, int, int, int, int], ...]:
-        """The script as runs of one kind of step, (op, reference start, end, hypothesis start, end): within a
-        run the indices on each side are consecutive, so a run is one slice of each text (empty on the side
-        its steps skip). The drawing and the per-class breakdown both read these."""
-        runs = []
-        for op, group in groupby(self.ops, key=itemgetter(0)):
-            items = list(group)
-            (_, i0, j0), (_, i1, j1) = items[0], items[-1]
-            ref = (i0, i1 + 1) if i0 >= 0 else (0, 0)
-            hyp = (j0, j1 + 1) if j0 >= 0 else (0, 0)
-            runs.append((op, *ref, *hyp))
-        return tuple(runs)
+    def ops(self) -> tuple[tuple[Op, int, int], ...]:
+        """The script one step at a time: (op, reference index or -1, hypothesis index or -1)."""
+        ops: list[tuple[Op, int, int]] = []
+        for op, i0, i1, j0, j1 in self.runs:
+            if op is Op.DELETE:
+                ops.extend((op, i, -1) for i in range(i0, i1))
+            elif op is Op.INSERT:
+                ops.extend((op, -1, j) for j in range(j0, j1))
+            else:
+                ops.extend((op, i, j) for i, j in zip(range(i0, i1), range(j0, j1), strict=True))
+        return tuple(ops)
+
+
+def runs_of(ops: Sequence[tuple[Op, int, int]]) -> tuple[Run, ...]:
+    """The runs of a script given one step at a time, in order."""
+    runs: list[Run] = []
+    i = j = 0
+    for op, group in groupby(ops, key=itemgetter(0)):
+        k = len(list(group))
+        di = 0 if op is Op.INSERT else k
+        dj = 0 if op is Op.DELETE else k
+        runs.append((op, i, i + di, j, j + dj))
+        i += di
+        j += dj
+    return tuple(runs)
 
 
 class Move(enum.Enum):
@@ -128,7 +148,7 @@ def align(
     ops.reverse()
     made = [op for op, _, _ in ops]
     counts = Counts(made.count(Op.SUBSTITUTE), made.count(Op.DELETE), made.count(Op.INSERT), len(reference))
-    return Alignment(tuple(ops), counts)
+    return Alignment(runs_of(ops), counts)
 
 
 def edit_counts(reference: Sequence[str], hypothesis: Sequence[str]) -> Counts:
