@@ -14,8 +14,10 @@ reference by one harness (tests/scorer/test_align_harness.py) and each kept beca
 - corpus packing (``edit_counts_many``): the middles of a corpus's pairs (what lies between their common
   ends) side by side in one integer per column, so the arithmetic of a column runs once per group rather than
   once per pair;
-- keystroke column reuse (``_stored_columns``): the editor realigns on every keystroke against the same
-  reference, and the columns of the hypothesis prefix the new text shares with the last one are kept;
+- keystroke reuse (``_stored_columns``, ``_Trail``): the editor realigns on every keystroke against the same
+  reference; the columns of the hypothesis prefix the new text shares with the last one are kept, and the
+  walk ends where it meets the last walk's path in those columns (typing at the end of a long text then
+  walks a few steps rather than the whole text);
 - bounded memory (``_checkpointed_columns``): past ``_STORE_MAX_CELLS`` only every k-th column is kept and the
   walk recomputes the block of columns it is in, cut to the rows it can still reach, so memory grows with
   ``len(reference) * sqrt(len(hypothesis))`` bits instead of their product. The walk reads the same column
@@ -24,8 +26,8 @@ reference by one harness (tests/scorer/test_align_harness.py) and each kept beca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from itertools import repeat
 from math import isqrt
 
@@ -42,6 +44,7 @@ __all__ = [
     "distance",
     "edit_counts",
     "edit_counts_many",
+    "substitutions_in",
     "substitutions_many",
 ]
 
@@ -94,11 +97,13 @@ def _walk(
     off: int,
     runs: list[Run] | None,
     subs: list[tuple[int, int]] | None = None,
+    trail: _Trail | None = None,
 ) -> tuple[int, int, int]:
     """Walk back from (len(a), len(b)) under the tie rule, over the columns ``load`` gives, with the pair's
     rows from bit ``off``; append the runs of steps it makes to ``runs`` (last first; see ``Run``) unless it is
-    None, and the positions of the substitutions to ``subs`` (last first) unless it is None. Returns S, D
-    and I."""
+    None, and the positions of the substitutions to ``subs`` (last first) unless it is None (a walk with a
+    trail leaves ``subs`` alone). With a ``trail`` (see ``_Trail``), end by following the last walk over
+    the same columns where this one meets it, and leave this walk in its place. Returns S, D and I."""
     i, j = len(a), len(b)
     s = d = n_ins = 0
     lo = j  # no block yet: the first cell whose items differ loads one
@@ -106,19 +111,31 @@ def _walk(
     d0s = vps
     match, sub, dele = Op.MATCH, Op.SUBSTITUTE, Op.DELETE
     last: Op | None = None  # the kind of runs[-1] when it is an error run
+    begun: list[_Begun] = []
+    if trail is not None and runs is None:
+        runs = []  # the next walk may follow this one's runs
     while i and j:
         if a[i - 1] == b[j - 1]:
+            if runs is None:
+                # Counting alone takes matches one at a time (an inner loop as below bought nothing there).
+                i -= 1
+                j -= 1
+                continue
+            # A script takes a run of matches at once and records it as one run; with a trail, this is where
+            # the walk may meet the last one.
+            if trail is not None:
+                rest = trail.rest.get((i, j)) if j <= trail.unchanged else None
+                if rest is not None:
+                    return trail.follow(rest, runs, begun, (s, d, n_ins))
+                begun.append((i, j, len(runs), s, d, n_ins))
+            i1, j1 = i, j
             i -= 1
             j -= 1
-            if runs is not None:
-                # For a script, the rest of the match run is taken here and recorded as one run. (Counting
-                # alone takes matches one at a time: the same inner loop bought nothing there.)
-                i1, j1 = i + 1, j + 1
-                while i and j and a[i - 1] == b[j - 1]:
-                    i -= 1
-                    j -= 1
-                runs.append((match, i, i1, j, j1))
-                last = None
+            while i and j and a[i - 1] == b[j - 1]:
+                i -= 1
+                j -= 1
+            runs.append((match, i, i1, j, j1))
+            last = None
             continue
         if j <= lo:
             lo, vps, d0s = load(i, j)
@@ -151,7 +168,61 @@ def _walk(
         if op is last:
             _, _, i1, _, j1 = runs.pop()
         runs.append((op, 0, i1, 0, j1))
+    if trail is not None and runs is not None:
+        trail.remember(runs, begun, (s, d + i, n_ins + j))
     return s, d + i, n_ins + j
+
+
+# Where a walk began a run of matches: the cell (i, j), the runs made before it, and S, D and I so far.
+_Begun = tuple[int, int, int, int, int, int]
+
+
+@dataclass(eq=False, slots=True)
+class _Trail:
+    """The last walk over one pair's stored columns, for the next walk to follow where it meets it.
+
+    The walk from a cell depends only on the columns up to that cell and on the items before it: two
+    hypotheses that share their first ``unchanged`` items walk alike from every cell of those columns. For
+    each cell where the last walk began a run of matches, ``rest`` holds the number of runs, S, D and I
+    from there to the start of both sequences; ``runs`` are that walk's runs, last first. A walk that begins
+    a run of matches on such a cell is done: a keystroke at the end of a long text walks a few steps, not
+    the whole text. Every cell in ``rest`` is on the path of ``runs``."""
+
+    rest: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
+    runs: list[Run] = field(default_factory=list)
+    unchanged: int = 0
+
+    def follow(
+        self,
+        rest: tuple[int, int, int, int],
+        runs: list[Run],
+        begun: list[_Begun],
+        counts: tuple[int, int, int],
+    ) -> tuple[int, int, int]:
+        """End a walk that has made ``runs`` and ``counts`` so far on a cell with ``rest``: the last walk's
+        runs from there on are this walk's. Returns this walk's S, D and I."""
+        made, s, d, n_ins = rest
+        runs.extend(self.runs[len(self.runs) - made :])
+        # The last walk's cells from this one on are this walk's too (fewer runs to go); the others are not.
+        kept = {cell: left for cell, left in self.rest.items() if left[0] <= made}
+        totals = (counts[0] + s, counts[1] + d, counts[2] + n_ins)
+        self.remember(runs, begun, totals, kept)
+        return totals
+
+    def remember(
+        self,
+        runs: list[Run],
+        begun: list[_Begun],
+        totals: tuple[int, int, int],
+        kept: dict[tuple[int, int], tuple[int, int, int, int]] | None = None,
+    ) -> None:
+        """Make a finished walk the trail: ``runs``, its ``totals``, the cells where it ``begun`` runs of
+        matches, and the cells ``kept`` from the trail it followed."""
+        s, d, n_ins = totals
+        rest = {} if kept is None else kept
+        for i, j, before, s0, d0, i0 in begun:
+            rest[i, j] = (len(runs) - before, s - s0, d - d0, n_ins - i0)
+        self.rest, self.runs = rest, runs
 
 
 def _peq(reference: Sequence[str]) -> dict[str, int]:
@@ -178,9 +249,10 @@ def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
 def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
     """Minimal alignment of two sequences of symbols (characters or tokens) under the published tie rule."""
     runs: list[Run] = []
-    s, d, ins = _walk(reference, hypothesis, _columns(reference, hypothesis), 0, runs)
-    runs.reverse()
-    return Alignment(tuple(runs), Counts(s, d, ins, len(reference)))
+    load, trail = _columns(reference, hypothesis)
+    s, d, ins = _walk(reference, hypothesis, load, 0, runs, trail=trail)
+    # Not reversed in place: a trail may keep the list.
+    return Alignment(tuple(reversed(runs)), Counts(s, d, ins, len(reference)))
 
 
 def count_edits(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
@@ -190,15 +262,17 @@ def count_edits(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignmen
 
 def edit_counts(reference: Sequence[str], hypothesis: Sequence[str]) -> Counts:
     """The counts of ``align(reference, hypothesis)`` alone."""
-    s, d, ins = _walk(reference, hypothesis, _columns(reference, hypothesis), 0, None)
+    load, trail = _columns(reference, hypothesis)
+    s, d, ins = _walk(reference, hypothesis, load, 0, None, trail=trail)
     return Counts(s, d, ins, len(reference))
 
 
-def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Load:
-    """The columns of one pair: all of them (reusable by the next keystroke) when they fit, else checkpoints."""
+def _columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Load, _Trail | None]:
+    """The columns of one pair: all of them, with the trail of the last walk over them (both reusable by
+    the next keystroke), when they fit; else checkpoints."""
     if len(reference) * len(hypothesis) <= _STORE_MAX_CELLS:
         return _stored_columns(reference, hypothesis)
-    return _checkpointed_columns(reference, hypothesis)
+    return _checkpointed_columns(reference, hypothesis), None
 
 
 # Pairs up to this many cells keep all their columns (3 bits a cell: at most 15 MB); larger ones keep
@@ -208,8 +282,9 @@ _STORE_MAX_CELLS = 40_000_000
 
 @dataclass(eq=False, slots=True)
 class _Stored:
-    """All columns of one alignment, kept so the next alignment against the same reference can reuse the
-    columns of the hypothesis prefix the two share (the editor realigns on every keystroke)."""
+    """All columns of one alignment, and the trail of the last walk over them, kept so the next alignment
+    against the same reference can reuse the columns of the hypothesis prefix the two share and follow the
+    walk where it can (the editor realigns on every keystroke)."""
 
     reference: Sequence[str]
     hypothesis: Sequence[str]
@@ -217,6 +292,7 @@ class _Stored:
     vps: list[int]
     vns: list[int]
     d0s: list[int]
+    trail: _Trail = field(default_factory=_Trail)
 
 
 # A few entries: the editor aligns characters and MER tokens alternately.
@@ -247,9 +323,10 @@ def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
     return lo
 
 
-def _stored_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Load:
-    """Every column, the shared prefix's taken from the last alignment against the same reference. Column c
-    depends only on the reference and the first c hypothesis items, so a kept column is the column."""
+def _stored_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Load, _Trail]:
+    """Every column, the shared prefix's taken from the last alignment against the same reference, and the
+    trail of the last walk over them. Column c depends only on the reference and the first c hypothesis
+    items, so a kept column is the column."""
     rows = len(reference)
     full = (1 << rows) - 1
     entry = next((e for e in _recent if len(e.reference) == rows and e.reference == reference), None)
@@ -262,6 +339,7 @@ def _stored_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Loa
         for kept in (entry.vps, entry.vns, entry.d0s):
             del kept[start + 1 :]
         entry.hypothesis = hypothesis
+    entry.trail.unchanged = start
     vps, vns, d0s = entry.vps, entry.vns, entry.d0s
     vp, vn = vps[start], vns[start]
     for eq in map(entry.peq.get, hypothesis[start:], repeat(0)):
@@ -272,7 +350,7 @@ def _stored_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Loa
     _recent.insert(0, entry)
     del _recent[_REUSE_ENTRIES:]
     block = (0, vps, d0s)
-    return lambda i, j: block
+    return (lambda i, j: block), entry.trail
 
 
 def _checkpointed_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> _Load:
@@ -316,6 +394,18 @@ def edit_counts_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> li
 Substitutions = tuple[tuple[int, int], ...]
 
 
+def substitutions_in(runs: Iterable[Run], shift: int = 0) -> Substitutions:
+    """The (reference, hypothesis) positions of the substitutions in ``runs`` (in order), each moved by
+    ``shift``."""
+    sub = Op.SUBSTITUTE
+    return tuple(
+        (i + shift, j + shift)
+        for op, i0, i1, j0, j1 in runs
+        if op is sub
+        for i, j in zip(range(i0, i1), range(j0, j1), strict=True)
+    )
+
+
 def substitutions_many(
     pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
 ) -> tuple[list[Counts], list[Substitutions]]:
@@ -326,30 +416,29 @@ def substitutions_many(
     reaches the middle's first row or column (the cells there have the same values, see ``_middle``); from
     there both walks make deletions or insertions only (the counts are equal, and the middle's makes no
     substitution there), so shifting the middle's substitutions gives the whole pair's."""
-    subs: list[list[tuple[int, int]]] = [[] for _ in pairs]
+    subs: list[Substitutions] = [() for _ in pairs]
     counts = _count_many(pairs, subs)
-    return counts, [tuple(reversed(found)) for found in subs]
+    return counts, subs
 
 
 def _count_many(
-    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], subs: list[list[tuple[int, int]]] | None
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], subs: list[Substitutions] | None
 ) -> list[Counts]:
-    """The counts of every pair, and the positions of their substitutions (last first) into ``subs`` unless
-    it is None."""
+    """The counts of every pair, and the positions of their substitutions into ``subs`` unless it is None."""
     if len(pairs) == 1:
-        # One pair (the editor's, on every keystroke): packing has nothing to share, and its stored columns are
-        # reused by the next alignment against the same reference (``_stored_columns``).
+        # One pair (the editor's, on every keystroke): packing has nothing to share, and its stored columns and
+        # trail serve the next alignment against the same reference (``_stored_columns``).
         a, b = pairs[0]
-        s, d, ins = _walk(a, b, _columns(a, b), 0, None, None if subs is None else subs[0])
+        s, d, ins = _count_one(a, b, 0, subs, 0)
         return [Counts(s, d, ins, len(a))]
     out: list[tuple[int, int, int]] = [(0, 0, 0)] * len(pairs)
     middles = [_middle(a, b) for a, b in pairs]
     jobs: list[tuple[int, int]] = []
-    for k, (a, b, _) in enumerate(middles):
+    for k, (a, b, p) in enumerate(middles):
         if not a or not b:
             out[k] = (0, len(a), len(b))
         elif len(a) > _PACK_MAX_LENGTH or len(b) > _PACK_MAX_LENGTH:
-            out[k] = _walk(a, b, _columns(a, b), 0, None, None if subs is None else subs[k])
+            out[k] = _count_one(a, b, k, subs, p)
         else:
             jobs.append((len(b), k))
     # Pairs of like length side by side, so that few columns run past a pair's end.
@@ -363,11 +452,20 @@ def _count_many(
             _count_group(middles, group, out, subs)
             group, bits = [], 0
     _count_group(middles, group, out, subs)
-    if subs is not None:
-        for found, (_, _, p) in zip(subs, middles, strict=True):
-            if p and found:
-                found[:] = [(i + p, j + p) for i, j in found]
     return [Counts(*counts, len(a)) for counts, (a, _) in zip(out, pairs, strict=True)]
+
+
+def _count_one(
+    a: Sequence[str], b: Sequence[str], k: int, subs: list[Substitutions] | None, shift: int
+) -> tuple[int, int, int]:
+    """S, D and I of one pair counted on its own (its columns stored, or checkpointed when long), and into
+    ``subs[k]`` unless it is None, its substitutions moved by ``shift``."""
+    load, trail = _columns(a, b)
+    runs: list[Run] | None = None if subs is None else []
+    counts = _walk(a, b, load, 0, runs, trail=trail)
+    if subs is not None and runs is not None:
+        subs[k] = substitutions_in(reversed(runs), shift)
+    return counts
 
 
 def _middle(a: Sequence[str], b: Sequence[str]) -> tuple[Sequence[str], Sequence[str], int]:
@@ -416,7 +514,7 @@ def _count_group(
     pairs: Sequence[tuple[Sequence[str], Sequence[str], int]],
     group: list[int],
     out: list[tuple[int, int, int]],
-    subs: list[list[tuple[int, int]]] | None,
+    subs: list[Substitutions] | None,
 ) -> None:
     """S, D and I of a group of pairs over shared columns, into ``out`` (and their substitutions into ``subs``
     unless it is None). Pair g has its rows from
@@ -451,6 +549,10 @@ def _count_group(
         vps.append(vp)
         d0s.append(d0)
     block = (0, vps, d0s)
+    found: list[tuple[int, int]] | None = None if subs is None else []
     for k, off in zip(group, offsets, strict=True):
-        a, b, _ = pairs[k]
-        out[k] = _walk(a, b, lambda i, j: block, off, None, None if subs is None else subs[k])
+        a, b, p = pairs[k]
+        out[k] = _walk(a, b, lambda i, j: block, off, None, found)
+        if subs is not None and found is not None:
+            subs[k] = tuple((i + p, j + p) for i, j in reversed(found))
+            found.clear()

@@ -24,6 +24,7 @@ from cvb_scorer.align import (
     align,
     edit_counts,
     edit_counts_many,
+    substitutions_in,
     substitutions_many,
 )
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference, prepare
@@ -203,13 +204,7 @@ def by_class(
 
 
 def _substitutions_of(alignment: Alignment) -> Substitutions:
-    sub = Op.SUBSTITUTE
-    return tuple(
-        (i, j)
-        for op, i0, i1, j0, j1 in alignment.runs
-        if op is sub
-        for i, j in zip(range(i0, i1), range(j0, j1), strict=True)
-    )
+    return substitutions_in(alignment.runs)
 
 
 def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
