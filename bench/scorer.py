@@ -7,7 +7,8 @@ reading and parsing the files, normalisation, alignment, the bootstrap, writing 
 characters and on HKCanCor's 16,000-odd utterances (and, as a floor for the same alignment work, jiwer's
 character alignment with its S/D/I split plus a second token alignment), and on the 1,000 clips with the
 hypotheses (then both sides) written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
-reference characters; the editor's keystroke path at 1,500 characters; the bootstrap alone, on each of its
+reference characters; the editor's keystroke path at 1,500 characters (an insertion anywhere, and typing at
+the end); the bootstrap alone, on each of its
 routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import cost and both
 routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every figure is in
 milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
@@ -40,7 +41,7 @@ from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
 from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.signature import signature
 from cvb_scorer.stats import NUMPY_MIN_DRAWS, Route, bootstrap_rates
-from cvb_scorer.view import render_view
+from cvb_scorer.view import render_editor_parts, render_view
 from publish import publish
 from rapidfuzz.distance import Levenshtein
 
@@ -455,6 +456,19 @@ def main() -> int:
             lambda: (clear_cache(), render_view(reference=ref, hypothesis=hyp).to_json()), repeat=30
         ),
         "target_ms": 5.0,
+    }
+    # Typing at the end, as an entrant types: each keystroke appends the next character of the corpus, so every
+    # column is reused and the walk follows the last one from where it meets it. The whole view, and the part
+    # the editor draws at once (render_editor_parts(...).first; the details wait for a pause).
+    typed = [hyp + corpus_text[start + 1500 : start + 1500 + k] for k in range(1, 121)]
+    at_end, first_part = iter(typed[:60]), iter(typed[60:])
+    results["keystroke_1500_chars"]["typed_at_the_end"] = {
+        "render_view_to_json": median_ms(
+            lambda: render_view(reference=ref, hypothesis=next(at_end)).to_json(), repeat=55, warmup=5
+        ),
+        "editor_first_part": median_ms(
+            lambda: render_editor_parts(reference=ref, hypothesis=next(first_part)).first, repeat=55, warmup=5
+        ),
     }
 
     # 4. The bootstrap alone: 10,000 resamples of CER and MER on one shared draw, on each route (numpy already

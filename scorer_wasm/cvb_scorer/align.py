@@ -101,9 +101,10 @@ def _walk(
 ) -> tuple[int, int, int]:
     """Walk back from (len(a), len(b)) under the tie rule, over the columns ``load`` gives, with the pair's
     rows from bit ``off``; append the runs of steps it makes to ``runs`` (last first; see ``Run``) unless it is
-    None, and the positions of the substitutions to ``subs`` (last first) unless it is None (a walk with a
-    trail leaves ``subs`` alone). With a ``trail`` (see ``_Trail``), end by following the last walk over
-    the same columns where this one meets it, and leave this walk in its place. Returns S, D and I."""
+    None, and the positions of the substitutions to ``subs`` (last first) unless it is None (only for walks
+    without a trail: the part of a trail a walk follows adds none). With a ``trail`` (see ``_Trail``), end
+    by following the last walk over the same columns where this one meets it, and leave this walk in its
+    place. Returns S, D and I."""
     i, j = len(a), len(b)
     s = d = n_ins = 0
     lo = j  # no block yet: the first cell whose items differ loads one
