@@ -126,8 +126,7 @@ def _walk(
             # the run are where the walk may meet the last one: where it begins, and the cell after it (where
             # a run that joined the last walk's midway leaves it).
             if trail is not None:
-                rest = trail.rest.get((i, j)) if j <= trail.unchanged else None
-                if rest is not None:
+                if (rest := trail.at(i, j)) is not None:
                     return trail.follow(rest, runs, begun, (s, d, n_ins))
                 begun.append((i, j, len(runs), s, d, n_ins))
             i1, j1 = i, j
@@ -139,8 +138,7 @@ def _walk(
             runs.append((match, i, i1, j, j1))
             last = None
             if trail is not None and i and j:
-                rest = trail.rest.get((i, j)) if j <= trail.unchanged else None
-                if rest is not None:
+                if (rest := trail.at(i, j)) is not None:
                     return trail.follow(rest, runs, begun, (s, d, n_ins))
                 begun.append((i, j, len(runs), s, d, n_ins))
             continue
@@ -199,6 +197,10 @@ class _Trail:
     rest: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
     runs: list[Run] = field(default_factory=list)
     unchanged: int = 0
+
+    def at(self, i: int, j: int) -> tuple[int, int, int, int] | None:
+        """The rest of the last walk from cell (i, j), if it passed there in the columns kept since."""
+        return self.rest.get((i, j)) if j <= self.unchanged else None
 
     def follow(
         self,
