@@ -122,9 +122,8 @@ def _walk(
                 i -= 1
                 j -= 1
                 continue
-            # A script takes a run of matches at once and records it as one run. With a trail, both ends of
-            # the run are where the walk may meet the last one: where it begins, and the cell after it (where
-            # a run that joined the last walk's midway leaves it).
+            # A script takes a run of matches at once and records it as one run; with a trail, this is where
+            # the walk may meet the last one. (Meeting it also where a run ends bought nothing measurable.)
             if trail is not None:
                 if (rest := trail.at(i, j)) is not None:
                     return trail.follow(rest, runs, begun, (s, d, n_ins))
@@ -137,10 +136,6 @@ def _walk(
                 j -= 1
             runs.append((match, i, i1, j, j1))
             last = None
-            if trail is not None and i and j:
-                if (rest := trail.at(i, j)) is not None:
-                    return trail.follow(rest, runs, begun, (s, d, n_ins))
-                begun.append((i, j, len(runs), s, d, n_ins))
             continue
         if j <= lo:
             lo, vps, d0s = load(i, j)
@@ -178,7 +173,7 @@ def _walk(
     return s, d + i, n_ins + j
 
 
-# Where a walk began or left a run of matches: the cell (i, j), the runs made before it, and S, D and I so far.
+# Where a walk began a run of matches: the cell (i, j), the runs made before it, and S, D and I so far.
 _Begun = tuple[int, int, int, int, int, int]
 
 
@@ -188,11 +183,10 @@ class _Trail:
 
     The walk from a cell depends only on the columns up to that cell and on the items before it: two
     hypotheses that share their first ``unchanged`` items walk alike from every cell of those columns. For
-    each cell where the last walk began a run of matches or left one, ``rest`` holds the number of runs, S,
-    D and I from there to the start of both sequences; ``runs`` are that walk's runs, last first. A walk that
-    begins or leaves a run of matches on such a cell is done: a keystroke at the end of a long text walks a
-    few steps, not the whole text. Every cell in ``rest`` is on the path of ``runs``, and the number of runs
-    to go falls along it."""
+    each cell where the last walk began a run of matches, ``rest`` holds the number of runs, S, D and I from
+    there to the start of both sequences; ``runs`` are that walk's runs, last first. A walk that begins a run
+    of matches on such a cell is done: a keystroke at the end of a long text walks a few steps, not the whole
+    text. Every cell in ``rest`` is on the path of ``runs``, and the number of runs to go falls along it."""
 
     rest: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
     runs: list[Run] = field(default_factory=list)
@@ -226,8 +220,8 @@ class _Trail:
         totals: tuple[int, int, int],
         kept: dict[tuple[int, int], tuple[int, int, int, int]] | None = None,
     ) -> None:
-        """Make a finished walk the trail: its ``runs`` and ``totals``, the cells where it began or left runs
-        of matches (``begun``), and the cells ``kept`` from the trail it followed."""
+        """Make a finished walk the trail: its ``runs`` and ``totals``, the cells where it began runs of
+        matches (``begun``), and the cells ``kept`` from the trail it followed."""
         s, d, n_ins = totals
         rest = {} if kept is None else kept
         for i, j, before, s0, d0, i0 in begun:

@@ -201,9 +201,9 @@ def test_typing_at_the_end_computes_one_column_and_follows_the_last_walk(
             view = render_view(reference=ref, hypothesis=hyp)
         assert work["_step"] == 1
         # The walk decides the deletions of the reference's end not yet typed, runs back along the matches
-        # before them, and follows the last walk from where its run of matches leaves: none of the text's
-        # other error steps is decided again.
-        assert work["_tie"] == len(ref) - 1480 - k
+        # before them, decides the substitution there and follows the last walk from the run of matches that
+        # begins after it: none of the text's other error steps is decided again.
+        assert work["_tie"] == len(ref) - 1480 - k + 1
         shown = json.loads(view.to_json())["figures"]["counts"]["cer"]
         align_module.clear_cache()
         assert shown == align_module.edit_counts(ref, hyp)._asdict()
