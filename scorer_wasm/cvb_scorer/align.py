@@ -465,10 +465,11 @@ def _count_one(
     """S, D and I of one pair counted on its own (its columns stored, or checkpointed when long), and into
     ``subs[k]`` unless it is None, its substitutions moved by ``shift``."""
     load, trail = _columns(a, b)
-    runs: list[Run] | None = None if subs is None else []
+    if subs is None:
+        return _walk(a, b, load, 0, None, trail=trail)
+    runs: list[Run] = []
     counts = _walk(a, b, load, 0, runs, trail=trail)
-    if subs is not None and runs is not None:
-        subs[k] = substitutions_in(reversed(runs), shift)
+    subs[k] = substitutions_in(reversed(runs), shift)
     return counts
 
 
@@ -553,10 +554,10 @@ def _count_group(
         vps.append(vp)
         d0s.append(d0)
     block = (0, vps, d0s)
-    found: list[tuple[int, int]] | None = None if subs is None else []
+    found: list[tuple[int, int]] = []  # one pair's substitutions at a time, last first
     for k, off in zip(group, offsets, strict=True):
         a, b, p = pairs[k]
-        out[k] = _walk(a, b, lambda i, j: block, off, None, found)
-        if subs is not None and found is not None:
+        out[k] = _walk(a, b, lambda i, j: block, off, None, None if subs is None else found)
+        if subs is not None:
             subs[k] = tuple((i + p, j + p) for i, j in reversed(found))
             found.clear()

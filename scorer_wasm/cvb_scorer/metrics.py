@@ -146,7 +146,7 @@ class ClipScore(_Rates):
         if self.substitutions is not None:
             return self.substitutions
         if self.script is not None:
-            return _substitutions_of(self.script)
+            return substitutions_in(self.script.runs)
         return substitutions_many([(self.reference.cer, self.hypothesis.cer)])[1][0]
 
     @cached_property
@@ -201,10 +201,6 @@ def by_class(
         cls: ClassCounts(s.count(code), d.count(code), i.count(code), rc.count(code))
         for code, cls in CLASS_OF_CODE.items()
     }
-
-
-def _substitutions_of(alignment: Alignment) -> Substitutions:
-    return substitutions_in(alignment.runs)
 
 
 def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, str]:
@@ -266,7 +262,7 @@ def fold_to_reference_script(reference: Normalised, hypothesis: Normalised) -> s
     replaced by that form: the two texts as the rules before ``numerals`` leave them (so 三万五 meets 三萬五) are
     aligned, and only substitutions of a character by one of its Traditional forms are undone."""
     ref, hyp = _script_texts(reference, hypothesis)
-    return _folded(ref, hyp, _substitutions_of(align(ref, hyp)))
+    return _folded(ref, hyp, substitutions_in(align(ref, hyp).runs))
 
 
 def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: Alignment) -> str:
@@ -277,7 +273,7 @@ def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: 
     alignment."""
     if _number_sensitive().found_in(hypothesis.source):
         return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
-    return _folded(reference.cer, hypothesis.cer, _substitutions_of(alignment))
+    return _folded(reference.cer, hypothesis.cer, substitutions_in(alignment.runs))
 
 
 def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
