@@ -202,18 +202,24 @@ def regenerate(layout: Layout, issued_text: str, *, out: Path | None = None) -> 
         finally:
             _git(layout.root, "worktree", "remove", "--force", str(tree))
         target.mkdir(parents=True, exist_ok=True)
-        results = []
-        for name, recorded in sorted(record.pdfs.items()):
-            source = printed / name
-            if not source.is_file():
+        for name in sorted(record.pdfs):
+            if not (printed / name).is_file():
                 raise IssueError(
                     f"The build at {commit[:12]} printed no {name}, which the issue record lists."
                 )
-            shutil.copy2(source, target / name)
-            from generator.pdf.issue import Artefact
+            shutil.copy2(printed / name, target / name)
+    return compare_with_record(record.pdfs, target)
 
-            results.append(Regenerated(name, recorded, Artefact.of(source).sha256, target / name))
-    return results
+
+def compare_with_record(pdfs: dict[str, str], folder: Path) -> list[Regenerated]:
+    """Each recorded PDF (name: sha256) beside the sha256 of the file of that name in ``folder``, in name
+    order; a mismatch is reported in the result (``matches``), never hidden."""
+    from generator.pdf.issue import Artefact
+
+    return [
+        Regenerated(name, recorded, Artefact.of(folder / name).sha256, folder / name)
+        for name, recorded in sorted(pdfs.items())
+    ]
 
 
 def _print_in(tree: Path, tmp: Path) -> Path:
@@ -240,4 +246,4 @@ def _print_in(tree: Path, tmp: Path) -> Path:
     return out
 
 
-__all__ = ["ConfigError", "IssueError", "cut_issue", "regenerate"]
+__all__ = ["ConfigError", "IssueError", "compare_with_record", "cut_issue", "regenerate"]

@@ -84,10 +84,16 @@ class _Text(HTMLParser):
         self._article = 0
         self._done = False
         self._article_only = article_only
+        self._in_headerlink = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "template"):
             self._skip += 1
+        # A heading's permalink mark (mkdocs's "¶") is the theme's, not the page's text; it holds only text, so
+        # the next </a> closes it.
+        if tag == "a" and ("class", "headerlink") in attrs:
+            self._skip += 1
+            self._in_headerlink = True
         if tag == "article" and not self._done:
             self._article += 1
         if tag in ("p", "div", "li", "tr", "br", "h1", "h2", "h3", "h4", "pre", "td", "th"):
@@ -96,6 +102,9 @@ class _Text(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "template") and self._skip:
             self._skip -= 1
+        if tag == "a" and self._in_headerlink:
+            self._skip -= 1
+            self._in_headerlink = False
         if tag == "article" and self._article:
             self._article -= 1
             if not self._article:

@@ -98,11 +98,8 @@ def drifts(
     published: list[Token], expected: list[Token], *, where: str, ignore: frozenset[str] = frozenset()
 ) -> list[Drift]:
     """Every aligned stretch where the published numbers are not the expected ones."""
-    matcher = difflib.SequenceMatcher(
-        None, [t.text for t in published], [t.text for t in expected], autojunk=False
-    )
     found: list[Drift] = []
-    for op, p1, p2, e1, e2 in matcher.get_opcodes():
+    for op, p1, p2, e1, e2 in _opcodes([t.text for t in published], [t.text for t in expected]):
         if op == "equal":
             continue
         got = [t for t in published[p1:p2] if t.numeric and t.text not in ignore]
@@ -123,11 +120,26 @@ def drifts(
     return found
 
 
+def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes turning ``a`` into ``b``, with the ends the two share taken as equal first: difflib's
+    search is quadratic, and a page differs from its build in a few places if at all (a page of 10,000 tokens
+    took a second; its middle takes milliseconds)."""
+    n = min(len(a), len(b))
+    head = next((k for k in range(n) if a[k] != b[k]), n)
+    tail = next((k for k in range(n - head) if a[-1 - k] != b[-1 - k]), n - head)
+    matcher = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(op, head + i1, head + i2, head + j1, head + j2) for op, i1, i2, j1, j2 in matcher.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
 def transfer_keys(plain: list[Token], keyed: list[Token]) -> list[Token]:
     """Give tokens of a plain text (a PDF's) the keys of the same tokens in a keyed text it was printed from."""
-    matcher = difflib.SequenceMatcher(None, [t.text for t in plain], [t.text for t in keyed], autojunk=False)
     out = list(plain)
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            out[block.a + k] = Token(plain[block.a + k].text, keyed[block.b + k].keys)
+    for op, p1, p2, k1, _ in _opcodes([t.text for t in plain], [t.text for t in keyed]):
+        if op == "equal":
+            for k in range(p2 - p1):
+                out[p1 + k] = Token(plain[p1 + k].text, keyed[k1 + k].keys)
     return out
