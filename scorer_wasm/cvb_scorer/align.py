@@ -13,7 +13,8 @@ reference by one harness (tests/scorer/test_align_harness.py) and each kept beca
 
 - corpus packing (``edit_counts_many``): the middles of a corpus's pairs (what lies between their common
   ends) side by side in one integer per column, so the arithmetic of a column runs once per group rather than
-  once per pair;
+  once per pair; a process that has loaded numpy makes the groups' match masks with it
+  (``cvb_scorer.align_numpy``, the same bits as ``_match_masks``);
 - keystroke reuse (``_stored_columns``, ``_Trail``): the editor realigns on every keystroke against the same
   reference; the columns of the hypothesis prefix the new text shares with the last one are kept, and the
   walk ends where it meets the last walk's path in those columns (typing at the end of a long text then
@@ -26,9 +27,10 @@ reference by one harness (tests/scorer/test_align_harness.py) and each kept beca
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import accumulate, repeat
 from math import isqrt
 
 from cvb_scorer.reference.align import TIE_ORDER, TIE_RULE, Alignment, Counts, Move, Op, Run
@@ -528,29 +530,22 @@ def _count_group(
     ``starts`` is every pair's row 1."""
     if not group:
         return
-    cols = max(len(pairs[k][1]) for k in group)
-    eq_lists: list[list[bytes | bytearray]] = []
-    fulls: list[bytes] = []
-    firsts: list[bytes] = []
-    offsets: list[int] = []
-    off = 0
-    for k in group:
-        a, b, _ = pairs[k]
-        size = len(a) // 8 + 1  # bytes for the rows and at least one clear bit above them
-        peq = _peq_bytes(a, size)
-        zero = bytes(size)
-        eq_lists.append([*map(peq.get, b, repeat(zero)), *repeat(zero, cols - len(b))])
-        fulls.append(((1 << len(a)) - 1).to_bytes(size, "little"))
-        firsts.append(b"\x01".ljust(size, b"\x00"))
-        offsets.append(off)
-        off += 8 * size
+    members = [(pairs[k][0], pairs[k][1]) for k in group]
+    cols = max(len(b) for _, b in members)
+    sizes = [len(a) // 8 + 1 for a, _ in members]  # bytes for the rows and at least one clear bit above them
+    offsets = [8 * before for before in accumulate(sizes[:-1], initial=0)]
     from_bytes, join = int.from_bytes, b"".join
-    full = from_bytes(join(fulls), "little")
-    starts = from_bytes(join(firsts), "little")
+    full = from_bytes(
+        join(
+            ((1 << len(a)) - 1).to_bytes(size, "little") for (a, _), size in zip(members, sizes, strict=True)
+        ),
+        "little",
+    )
+    starts = from_bytes(join(b"\x01".ljust(size, b"\x00") for size in sizes), "little")
     vp, vn = full, 0
     vps, d0s = [vp], [0]
-    for column in zip(*eq_lists, strict=True):
-        vp, vn, d0 = _step(from_bytes(join(column), "little"), vp, vn, full, starts)
+    for eq in _group_masks(members, sizes, cols):
+        vp, vn, d0 = _step(eq, vp, vn, full, starts)
         vps.append(vp)
         d0s.append(d0)
     block = (0, vps, d0s)
@@ -561,3 +556,38 @@ def _count_group(
         if subs is not None:
             subs[k] = tuple((i + p, j + p) for i, j in reversed(found))
             found.clear()
+
+
+def _match_masks(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], sizes: Sequence[int], cols: int
+) -> Iterable[int]:
+    """The match mask of each of a group's ``cols`` columns: pair g's rows in ``sizes[g]`` bytes (bit r-1 of
+    them set where its reference has the item of its hypothesis at this column; none past its hypothesis),
+    the pairs' bytes joined in order, read little-endian."""
+    eq_lists: list[list[bytes | bytearray]] = []
+    for (a, b), size in zip(pairs, sizes, strict=True):
+        peq = _peq_bytes(a, size)
+        zero = bytes(size)
+        eq_lists.append([*map(peq.get, b, repeat(zero)), *repeat(zero, cols - len(b))])
+    from_bytes, join = int.from_bytes, b"".join
+    return (from_bytes(join(column), "little") for column in zip(*eq_lists, strict=True))
+
+
+def _group_masks(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], sizes: Sequence[int], cols: int
+) -> Iterable[int]:
+    """``_match_masks``, or the same masks made with numpy (``cvb_scorer.align_numpy``, for strings) when the
+    process has loaded numpy already: the command's bootstrap loads it before scoring a corpus large enough for
+    it to pay (``report.score_jsonl``); to repay the import on its own, corpus alignment would need about a
+    million characters. Pyodide never loads numpy for the scorer."""
+    strings = [(a, b) for a, b in pairs if isinstance(a, str) and isinstance(b, str)]
+    if len(strings) == len(pairs) and _numpy_loaded():
+        from cvb_scorer import align_numpy
+
+        return align_numpy.match_masks(strings, sizes, cols)
+    return _match_masks(pairs, sizes, cols)
+
+
+def _numpy_loaded() -> bool:
+    # ``sys.modules["numpy"] = None`` is how a process says numpy is not to be imported.
+    return sys.modules.get("numpy") is not None and sys.platform != "emscripten"

@@ -16,7 +16,7 @@ from cvb_scorer.metrics import ClipScore, CorpusScore, SimplifiedCost, score_cor
 from cvb_scorer.progress import Progress, counted
 from cvb_scorer.rules import ScoringRules
 from cvb_scorer.signature import signature
-from cvb_scorer.stats import Interval, bootstrap_rates
+from cvb_scorer.stats import Interval, bootstrap_rates, load_route
 
 
 class InputError(ValueError):
@@ -189,8 +189,10 @@ def score_jsonl(
                 "answer a reference clip (check for a typo or a different reference file)."
             )
     triples = [(cid, text, hyps[cid][0] if cid in hyps else None) for cid, (text, _) in refs.items()]
-    corpus = score_corpus(triples, progress=progress)
     boot = rules.bootstrap
+    # Loaded now when the bootstrap will load it, numpy serves the corpus alignment too.
+    load_route(draws=boot.resamples * len(triples))
+    corpus = score_corpus(triples, progress=progress)
     # Resampling runs over the clips sorted by id (code point order, the same in every Python), so the
     # interval does not depend on the order of lines in the reference file.
     by_id = sorted(corpus.clips, key=_clip_id)

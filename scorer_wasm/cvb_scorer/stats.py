@@ -92,6 +92,13 @@ def _choose(route: Route, *, draws: int, fits: bool) -> Route:
     return Route.NUMPY if _numpy_importable() else Route.PURE
 
 
+def load_route(*, draws: int) -> Route:
+    """The route a bootstrap of ``draws`` clip draws takes unless told otherwise, with numpy loaded now when it
+    is numpy's: scoring the corpus before the bootstrap then builds its alignment's match masks with numpy too
+    (``cvb_scorer.align``), for the import paid once."""
+    return _choose(Route.AUTO, draws=draws, fits=True)
+
+
 def _sums_fit(columns: Sequence[Sequence[int]], n: int, bits: int) -> bool:
     """Every column is non-negative and sums over ``n`` clips below ``2**bits``."""
     return all(min(col) >= 0 and (n * max(col)).bit_length() <= bits for col in columns)

@@ -16,12 +16,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import cvb_scorer.align as fast
+import pytest
 from cvb_scorer.reference import align as reference
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 _HAN = "".join(chr(0x4E00 + k) for k in range(3000))
-_ALPHABETS = ["ab", "abc", "唔該埋單", "ab唔該1", "abcdefgh", _HAN]
+# Astral characters, the last code point and a lone surrogate too: the numpy masks key characters by code point.
+_ALPHABETS = ["ab", "abc", "唔該埋單", "ab唔該1", "abcdefgh", _HAN, "a𡃉\ud800\U0010ffff"]
 _TOKENS = ["iphone", "15", "16", "好", "wi-fi", "3.5", "唔該", "埋單"]
 
 
@@ -54,10 +56,20 @@ def pairs(draw: st.DrawFn, *, max_size: int = 60) -> tuple[Sequence[str], Sequen
 
 @contextmanager
 def limits(
-    *, store_max_cells: int | None = None, pack_max_length: int | None = None, group_bits: int | None = None
+    *,
+    store_max_cells: int | None = None,
+    pack_max_length: int | None = None,
+    group_bits: int | None = None,
+    numpy_masks: bool | None = None,
 ) -> Iterator[None]:
-    """Lower the size limits so that small pairs take the routes meant for large ones."""
+    """Lower the size limits so that small pairs take the routes meant for large ones; ``numpy_masks`` makes
+    packed groups build their match masks with numpy (True) or in Python (False)."""
     saved = fast._STORE_MAX_CELLS, fast._PACK_MAX_LENGTH, fast._GROUP_BITS
+    loaded = fast._numpy_loaded
+    if numpy_masks is not None:
+        import numpy  # noqa: F401  (the route is for a process that has loaded numpy)
+
+        fast._numpy_loaded = lambda: numpy_masks  # type: ignore[method-assign]
     fast._STORE_MAX_CELLS = saved[0] if store_max_cells is None else store_max_cells
     fast._PACK_MAX_LENGTH = saved[1] if pack_max_length is None else pack_max_length
     fast._GROUP_BITS = saved[2] if group_bits is None else group_bits
@@ -66,6 +78,7 @@ def limits(
         yield
     finally:
         fast._STORE_MAX_CELLS, fast._PACK_MAX_LENGTH, fast._GROUP_BITS = saved
+        fast._numpy_loaded = loaded  # type: ignore[method-assign]
         fast.clear_cache()
 
 
@@ -108,15 +121,21 @@ def test_long_pairs_equal_the_reference_both_ways(pair: tuple[Sequence[str], Seq
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.lists(pairs(max_size=40), max_size=150), st.sampled_from([None, 0, 10]), st.sampled_from([None, 1, 64])
+    st.lists(pairs(max_size=40), max_size=150),
+    st.sampled_from([None, 0, 10]),
+    st.sampled_from([None, 1, 64]),
+    st.booleans(),
 )
 def test_counts_of_many_pairs_equal_the_reference(
-    many: list[tuple[Sequence[str], Sequence[str]]], pack_max_length: int | None, group_bits: int | None
+    many: list[tuple[Sequence[str], Sequence[str]]],
+    pack_max_length: int | None,
+    group_bits: int | None,
+    numpy_masks: bool,
 ) -> None:
     # Packed groups of mixed lengths (with empty pairs among them, and pairs equal but for their middles)
     # and, past the row limit, pairs counted one by one: every pair must come out as its own reference walk,
-    # whatever its neighbours and however many share its group.
-    with limits(pack_max_length=pack_max_length, group_bits=group_bits):
+    # whatever its neighbours, however many share its group and however its match masks were made.
+    with limits(pack_max_length=pack_max_length, group_bits=group_bits, numpy_masks=numpy_masks):
         assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
         counts, substitutions = fast.substitutions_many(many)
         assert counts == [reference.edit_counts(a, b) for a, b in many]
@@ -128,12 +147,30 @@ def reference_substitutions(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[i
     return tuple((i, j) for op, i, j in reference.align(a, b).ops if op is fast.Op.SUBSTITUTE)
 
 
-def test_counts_of_a_corpus_in_several_groups_equal_the_reference() -> None:
-    many = [(a[: k % 37], b[: k % 41]) for k, (a, b) in enumerate(_generated(1500, seed=3))]
-    many += [(tuple(a), tuple(b)) for a, b in many[:100]]  # MER tokens
+@pytest.mark.parametrize("numpy_masks", [False, True], ids=["python-masks", "numpy-masks"])
+def test_counts_of_a_corpus_in_several_groups_equal_the_reference(numpy_masks: bool) -> None:
+    many: list[tuple[Sequence[str], Sequence[str]]] = [
+        (a[: k % 37], b[: k % 41]) for k, (a, b) in enumerate(_generated(1500, seed=3))
+    ]
+    if not numpy_masks:  # numpy makes the masks of strings only: a group with token tuples takes Python's
+        many += [(tuple(a), tuple(b)) for a, b in many[:100]]  # MER tokens
     assert sum(len(a) for a, _ in many) > 2 * fast._GROUP_BITS
-    assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
-    assert fast.substitutions_many(many)[1] == [reference_substitutions(a, b) for a, b in many]
+    with limits(numpy_masks=numpy_masks):
+        assert fast.edit_counts_many(many) == [reference.edit_counts(a, b) for a, b in many]
+        assert fast.substitutions_many(many)[1] == [reference_substitutions(a, b) for a, b in many]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(pairs(max_size=50), min_size=1, max_size=12))
+def test_numpy_match_masks_are_the_plain_ones(group: list[tuple[Sequence[str], Sequence[str]]]) -> None:
+    # Bit for bit, column by column, including the columns past a short hypothesis and characters beyond the
+    # BMP; a pair's bytes start where the one before it ends.
+    from cvb_scorer import align_numpy
+
+    members = [("".join(a) or "a", "".join(b) or "b") for a, b in group]
+    sizes = [len(a) // 8 + 1 for a, _ in members]
+    cols = max(len(b) for _, b in members)
+    assert align_numpy.match_masks(members, sizes, cols) == list(fast._match_masks(members, sizes, cols))
 
 
 def _generated(count: int, *, seed: int) -> list[tuple[str, str]]:
@@ -207,8 +244,6 @@ def test_the_tie_order_decides_the_script() -> None:
 
 
 def test_an_order_missing_a_move_is_refused() -> None:
-    import pytest
-
     with pytest.raises(ValueError, match="name all three moves"):
         reference.align("a", "", order=(reference.Move.DIAGONAL, reference.Move.INSERT))
 

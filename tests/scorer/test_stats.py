@@ -385,6 +385,28 @@ def test_auto_route_loads_numpy_only_for_a_draw_large_enough_to_repay_it() -> No
     assert NUMPY_MIN_DRAWS > 3
 
 
+def test_a_report_loads_numpy_before_aligning_only_when_its_bootstrap_will() -> None:
+    # The command's corpus alignment makes its match masks with numpy when the bootstrap loads numpy anyway
+    # (cvb_scorer.align_numpy); a corpus too small for numpy's bootstrap route never loads it.
+    code = """if True:
+        import json, sys
+        from cvb_scorer.report import score_jsonl
+        from cvb_scorer.rules import load_packaged_rules
+        from cvb_scorer.stats import NUMPY_MIN_DRAWS
+        rules = load_packaged_rules()
+        def lines(n, text):
+            return "".join(json.dumps({"id": f"c{k}", "text": f"{text}{k}"}) + "\\n" for k in range(n))
+        def report(n):
+            score_jsonl(lines(n, "唔該埋單"), lines(n, "唔該買單"), rules=rules, ref_name="r", hyp_name="h")
+        n = -(-NUMPY_MIN_DRAWS // rules.bootstrap.resamples)
+        report(n - 1)
+        small = "cvb_scorer.align_numpy" in sys.modules, "numpy" in sys.modules
+        report(n)
+        print(*small, "cvb_scorer.align_numpy" in sys.modules)
+    """
+    assert _run_python(code).split() == ["False", "False", "True"]
+
+
 def test_without_numpy_every_route_is_the_pure_one() -> None:
     code = (
         "import sys\n"
