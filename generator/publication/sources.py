@@ -85,6 +85,7 @@ class _Text(HTMLParser):
         self._done = False
         self._article_only = article_only
         self._in_headerlink = False
+        self._in_tab_title = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "template"):
@@ -94,6 +95,11 @@ class _Text(HTMLParser):
         if tag == "a" and ("class", "headerlink") in attrs:
             self._skip += 1
             self._in_headerlink = True
+        # A tab's title: the site puts a set's titles together above its tabs, the printed page each above its
+        # tab, so neither order is the page's text (a title holds no number).
+        if tag == "label" and (dict(attrs).get("for") or "").startswith("__tabbed_"):
+            self._skip += 1
+            self._in_tab_title = True
         if tag == "article" and not self._done:
             self._article += 1
         if tag in ("p", "div", "li", "tr", "br", "h1", "h2", "h3", "h4", "pre", "td", "th"):
@@ -105,6 +111,9 @@ class _Text(HTMLParser):
         if tag == "a" and self._in_headerlink:
             self._skip -= 1
             self._in_headerlink = False
+        if tag == "label" and self._in_tab_title:
+            self._skip -= 1
+            self._in_tab_title = False
         if tag == "article" and self._article:
             self._article -= 1
             if not self._article:

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from generator.render import MARK_CLOSE, MARK_KEYS, MARK_OPEN
 
 # A token is a run of word characters joined by the punctuation numbers use inside them (3,000 · 0.5 ·
-# 2026-09-24 · v1.2); anything else is a token of one character, and white space separates.
-_TOKEN = re.compile(r"[\w]+(?:[.,:\-/][\w]+)*|[^\s\w]", re.UNICODE)
+# 2026-09-24 · v1.2); anything else is a token of one character, and white space separates. Angle brackets are
+# no token: Markdown writes an autolink inside them and the page shows it without, and a link to a config value
+# keeps them in the expected text (its marks stop Markdown from seeing the link).
+_TOKEN = re.compile(r"[\w]+(?:[.,:\-/][\w]+)*|[^\s\w<>]", re.UNICODE)
 _DIGIT = re.compile(r"[0-9]")
 BUILD_OUTPUT = "(computed by the build: scorer, wheel or PDF)"
 NO_KEY = "(not from the config)"

@@ -23,8 +23,8 @@ from generator.config import load_config
 from generator.paths import Layout
 from generator.pdf.issue import build_issue_pdfs
 from generator.publication.check import publication_drifts
-from generator.publication.sources import Folder, Url
-from generator.publication.tokens import Drift
+from generator.publication.sources import Folder, Url, html_text
+from generator.publication.tokens import Drift, plain_tokens
 from tests.generator.conftest import project_copy
 
 LAYOUT = Layout()
@@ -199,3 +199,30 @@ def test_an_unreadable_site_gets_a_sentence(where: str, capsys: pytest.CaptureFi
     err = capsys.readouterr().err
     assert "cvb check:" in err and "Traceback" not in err
     assert ("could not be reached" in err) if where.startswith("http") else ("holds no built site" in err)
+
+
+def test_a_pages_text_leaves_out_the_themes_permalink_marks_and_tab_titles() -> None:
+    # Neither is the page's text, and the site and the printed page place tab titles differently; a label of
+    # anything else is text, numbers and all.
+    html = (
+        '<article><h2>Fees<a class="headerlink" href="#fees" title="Permanent link">&para;</a></h2>'
+        '<div class="tabbed-labels"><label for="__tabbed_1_1">Python</label><label for="__tabbed_1_2">Node'
+        '</label></div><p>3,000 ms</p><p><label for="hyp">Up to 5 files</label></p></article>'
+    )
+    assert html_text(html, article_only=True).split() == ["Fees", "3,000", "ms", "Up", "to", "5", "files"]
+
+
+def test_angle_brackets_around_an_autolink_are_not_tokens() -> None:
+    # Markdown writes <https://...> and the page shows the address alone.
+    assert [t.text for t in plain_tokens("see <https://a.hk/x-1> or <b@c.hk>")] == [
+        "see",
+        "https",
+        ":",
+        "/",
+        "/",
+        "a.hk/x-1",
+        "or",
+        "b",
+        "@",
+        "c.hk",
+    ]
