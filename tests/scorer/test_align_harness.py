@@ -65,11 +65,12 @@ def limits(
     """Lower the size limits so that small pairs take the routes meant for large ones; ``numpy_masks`` makes
     packed groups build their match masks with numpy (True) or in Python (False)."""
     saved = fast._STORE_MAX_CELLS, fast._PACK_MAX_LENGTH, fast._GROUP_BITS
-    loaded = fast._numpy_loaded
+    loaded, min_mean = fast._numpy_loaded, fast._NUMPY_MIN_MEAN_LENGTH
     if numpy_masks is not None:
         import numpy  # noqa: F401  (the route is for a process that has loaded numpy)
 
         fast._numpy_loaded = lambda: numpy_masks  # type: ignore[method-assign]
+        fast._NUMPY_MIN_MEAN_LENGTH = 0  # groups of short pairs too
     fast._STORE_MAX_CELLS = saved[0] if store_max_cells is None else store_max_cells
     fast._PACK_MAX_LENGTH = saved[1] if pack_max_length is None else pack_max_length
     fast._GROUP_BITS = saved[2] if group_bits is None else group_bits
@@ -78,7 +79,7 @@ def limits(
         yield
     finally:
         fast._STORE_MAX_CELLS, fast._PACK_MAX_LENGTH, fast._GROUP_BITS = saved
-        fast._numpy_loaded = loaded  # type: ignore[method-assign]
+        fast._numpy_loaded, fast._NUMPY_MIN_MEAN_LENGTH = loaded, min_mean  # type: ignore[method-assign]
         fast.clear_cache()
 
 

@@ -397,7 +397,9 @@ def test_a_report_loads_numpy_before_aligning_only_when_its_bootstrap_will() -> 
         def lines(n, text):
             return "".join(json.dumps({"id": f"c{k}", "text": f"{text}{k}"}) + "\\n" for k in range(n))
         def report(n):
-            score_jsonl(lines(n, "唔該埋單"), lines(n, "唔該買單"), rules=rules, ref_name="r", hyp_name="h")
+            # Clips long enough for numpy's masks (align._NUMPY_MIN_MEAN_LENGTH).
+            ref, hyp = "唔該埋單，我想問下份保單幾時到期。" * 3, "唔該買單，我想問吓份保單幾時到期" * 3
+            score_jsonl(lines(n, ref), lines(n, hyp), rules=rules, ref_name="r", hyp_name="h")
         n = -(-NUMPY_MIN_DRAWS // rules.bootstrap.resamples)
         report(n - 1)
         small = "cvb_scorer.align_numpy" in sys.modules, "numpy" in sys.modules
