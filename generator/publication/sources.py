@@ -84,22 +84,19 @@ class _Text(HTMLParser):
         self._article = 0
         self._done = False
         self._article_only = article_only
-        self._in_headerlink = False
-        self._in_tab_title = False
+        self._closes_skipped: str | None = None  # the tag that closes a skipped permalink mark or tab title
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "template"):
             self._skip += 1
-        # A heading's permalink mark (mkdocs's "¶") is the theme's, not the page's text; it holds only text, so
-        # the next </a> closes it.
-        if tag == "a" and ("class", "headerlink") in attrs:
+        # Neither a heading's permalink mark (mkdocs's "¶", the theme's) nor a tab's title (the site puts a
+        # set's titles together above its tabs, the printed page each above its tab) is the page's text, and
+        # neither holds a number. Each holds only text, so the next end tag of its kind closes it.
+        headerlink = tag == "a" and ("class", "headerlink") in attrs
+        tab_title = tag == "label" and (dict(attrs).get("for") or "").startswith("__tabbed_")
+        if headerlink or tab_title:
             self._skip += 1
-            self._in_headerlink = True
-        # A tab's title: the site puts a set's titles together above its tabs, the printed page each above its
-        # tab, so neither order is the page's text (a title holds no number).
-        if tag == "label" and (dict(attrs).get("for") or "").startswith("__tabbed_"):
-            self._skip += 1
-            self._in_tab_title = True
+            self._closes_skipped = tag
         if tag == "article" and not self._done:
             self._article += 1
         if tag in ("p", "div", "li", "tr", "br", "h1", "h2", "h3", "h4", "pre", "td", "th"):
@@ -108,12 +105,9 @@ class _Text(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "template") and self._skip:
             self._skip -= 1
-        if tag == "a" and self._in_headerlink:
+        if tag == self._closes_skipped:
             self._skip -= 1
-            self._in_headerlink = False
-        if tag == "label" and self._in_tab_title:
-            self._skip -= 1
-            self._in_tab_title = False
+            self._closes_skipped = None
         if tag == "article" and self._article:
             self._article -= 1
             if not self._article:

@@ -581,12 +581,12 @@ def _group_masks(
     already: the command's bootstrap loads it before scoring a corpus large enough for it to pay
     (``report.score_jsonl``); to repay the import on its own, corpus alignment would need about a million
     characters. Pyodide never loads numpy for the scorer."""
-    strings = [(a, b) for a, b in pairs if isinstance(a, str) and isinstance(b, str)]
-    long_enough = sum(len(a) for a, _ in pairs) >= _NUMPY_MIN_MEAN_LENGTH * len(pairs)
-    if long_enough and len(strings) == len(pairs) and _numpy_loaded():
-        from cvb_scorer import align_numpy
+    if _numpy_loaded() and sum(len(a) for a, _ in pairs) >= _NUMPY_MIN_MEAN_LENGTH * len(pairs):
+        strings = [(a, b) for a, b in pairs if isinstance(a, str) and isinstance(b, str)]
+        if len(strings) == len(pairs):
+            from cvb_scorer import align_numpy
 
-        return align_numpy.match_masks(strings, sizes, cols)
+            return align_numpy.match_masks(strings, sizes, cols)
     return _match_masks(pairs, sizes, cols)
 
 

@@ -56,7 +56,8 @@ def audited_context(
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing; run `make node` to install axe-core from package.json.")
     viewport, scheme = request.param
-    # axe is injected as an inline script, which the site's own CSP rightly refuses; test_csp covers the policy.
+    # axe is a script the site does not ship, which the site's own CSP rightly refuses; test_csp covers the
+    # policy.
     context = browser.new_context(
         viewport=VIEWPORTS[viewport],
         color_scheme=scheme,
