@@ -11,15 +11,14 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from cvb_scorer import strict_json
+from cvb_scorer import _data, strict_json
 
 RULES_SCHEMA = 2
 # Where the wheel carries the rules, relative to the package (``cvb rules`` writes it; ``cvb check`` compares
 # it with the config).
-PACKAGED_RULES = "data/scoring_rules.json"
+PACKAGED_RULES = "scoring_rules.json"
 
 
 class RulesError(ValueError):
@@ -324,10 +323,10 @@ def load_packaged_rules() -> ScoringRules:
     """The rules packaged in the wheel (``cvb_scorer/data/scoring_rules.json``, written by ``cvb rules`` from
     the platform config)."""
     try:
-        text = resources.files("cvb_scorer").joinpath(PACKAGED_RULES).read_text(encoding="utf-8")
+        text = _data.read_text(PACKAGED_RULES)
     except FileNotFoundError:
         raise RulesError(
-            f"This cvb_scorer install has no packaged {PACKAGED_RULES}; reinstall the scorer, or pass a rules "
+            f"This cvb_scorer install has no packaged data/{PACKAGED_RULES}; reinstall the scorer, or pass a rules "
             "file with --rules."
         ) from None
-    return rules_from_json(text, source=f"The packaged {PACKAGED_RULES}")
+    return rules_from_json(text, source=f"The packaged data/{PACKAGED_RULES}")

@@ -407,6 +407,17 @@ def test_the_command_keeps_openblas_to_one_thread_unless_the_user_chose(
     assert result.stderr.decode().strip() == expected
 
 
+def test_the_command_starts_without_pathlib_or_importlib_resources() -> None:
+    # Start-up is part of every run: importing these two (for two package files) cost about 20 ms of each
+    # cvb-score; the package reads its data with open() instead (cvb_scorer._data).
+    script = (
+        "import sys, cvb_scorer.cli; "
+        "print([m for m in ('pathlib', 'importlib.resources') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_a_caller_passing_argv_keeps_its_environment(
     files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,8 +7,8 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
+from cvb_scorer import _data
 from cvb_scorer._charclass import class_body, ranges_of
 
 
@@ -25,7 +25,7 @@ class Charsets:
 
 @cache
 def charsets() -> Charsets:
-    raw = json.loads(resources.files("cvb_scorer").joinpath("data/charsets.json").read_text(encoding="utf-8"))
+    raw = json.loads(_data.read_text("charsets.json"))
     return Charsets(
         schema=int(raw["schema"]),
         opencc_data=str(raw["opencc_data"]),

@@ -9,11 +9,11 @@ is ``cvb_scorer.reference.normalise.fold_positions``; this is the same with the 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Protocol
 
 from cvb_scorer.normalise.charsets import charsets, has_simplified_only
@@ -115,15 +115,15 @@ def dist_info_version(name: str) -> str | None:
     zipfile, csv ...) cost about 15 ms of CPU in every ``cvb-score`` run, for one version string; the tests
     check both give the same answer."""
     for entry in sys.path:
-        root = Path(entry or ".")
+        root = entry or "."
         try:
-            children = list(root.iterdir())
+            children = os.listdir(root)
         except NotADirectoryError:  # a zip: importlib.metadata looks inside it
             return None
         except OSError:
             continue
         for child in children:
-            low = child.name.lower()
+            low = child.lower()
             if not low.endswith((".dist-info", ".egg-info")):
                 continue
             if re.sub(r"[-_.]+", "_", low.rpartition(".")[0].partition("-")[0]) != name:
@@ -131,7 +131,7 @@ def dist_info_version(name: str) -> str | None:
             if not low.endswith(".dist-info"):
                 return None
             try:
-                with (child / "METADATA").open(encoding="utf-8") as metadata:
+                with open(os.path.join(root, child, "METADATA"), encoding="utf-8") as metadata:
                     for line in metadata:
                         if line.startswith("Version:"):
                             return line[len("Version:") :].strip()
