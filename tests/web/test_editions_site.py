@@ -12,6 +12,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from conftest import PageLog, off_origin
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = pytest.mark.browser
 
@@ -131,9 +132,20 @@ def _platform_fonts(page: Any, selector: str) -> list[str]:
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
-    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
-    return [font["familyName"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+    # The theme's scripts may still replace a node after the network is idle, which invalidates the id just
+    # read (seen once in a full run: "Could not find node with given id"): read it again, a few times at most.
+    for attempt in range(3):
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        try:
+            fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        except PlaywrightError as error:
+            if "Could not find node" not in str(error) or attempt == 2:
+                raise
+            page.wait_for_timeout(200)
+            continue
+        return [font["familyName"] for font in fonts]
+    raise AssertionError("unreachable")
 
 
 @pytest.mark.parametrize(("path", "selector"), [("zh/", "article h1"), ("", "a[data-cvb-edition='zh-HK']")])
