@@ -322,3 +322,39 @@ def test_keeping_the_inflated_copy_deletes_an_older_builds_copy(site: editor_sit
     assert page.evaluate(editor_site.INFLATED_KEPT, stale)
     inflated_copy_kept(site, page)
     assert not page.evaluate(editor_site.INFLATED_KEPT, stale)
+
+
+SEARCH_MARKS = """
+() => Object.fromEntries(['cvb:engine-ready', 'cvb:search-index-start'].map(
+  (name) => [name, performance.getEntriesByName(name)[0]?.startTime ?? null]))
+"""
+
+
+def search_finds(page: Any, query: str) -> None:
+    box = page.locator("input[data-md-component='search-query']")
+    box.click()
+    box.fill(query)
+    box.press("End")  # the theme searches on a key event
+    page.locator(".md-search-result__item a").first.wait_for(timeout=20_000)
+
+
+def test_on_a_warm_visit_the_search_index_waits_for_python_and_search_still_works(
+    site: editor_site.Site, page: Any
+) -> None:
+    # The theme's search index (its own worker, ~0.6 s of CPU) is built once the scorer is ready, not beside
+    # Python's start (early.js, deferSearchIndex); the reader's search works as before.
+    first_visit_kept(site, page)
+    page.reload()
+    wait_live(page)
+    marks = page.evaluate(SEARCH_MARKS)
+    assert marks["cvb:search-index-start"] is not None, marks
+    assert marks["cvb:search-index-start"] >= marks["cvb:engine-ready"], marks
+    search_finds(page, "CER")
+
+
+def test_without_a_kept_runtime_the_search_index_is_built_as_the_page_loads(
+    site: editor_site.Site, page: Any
+) -> None:
+    page.goto(site.url(site.editor_path))
+    search_finds(page, "CER")
+    assert page.evaluate(SEARCH_MARKS)["cvb:search-index-start"] is None
