@@ -72,6 +72,11 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     from generator.build import build_site
 
     site_url = f"http://127.0.0.1:{args.port}/"
+    config_dir = args.config or layout.config
+    # Read before the first build, not after it is served: a change made while it builds, or the moment
+    # "Serving" is printed, is then a change, not the state it started from (the serve test once edited the
+    # config before a busy machine had read it, and the site was never rebuilt).
+    seen = _watched_state(layout, config_dir)
     target = build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
     from generator.serve import SiteHandler
 
@@ -82,8 +87,6 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     print(
         f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes."
     )
-    config_dir = args.config or layout.config
-    seen = _watched_state(layout, config_dir)
     try:
         while True:
             time.sleep(1)
