@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import os
 
-_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
-def read_text(name: str) -> str:
-    """``data/<name>`` as UTF-8 text; ``FileNotFoundError`` when the install does not carry it."""
-    with open(os.path.join(_DATA, name), encoding="utf-8") as data:
+def read_text(path: str) -> str:
+    """The package's file at ``path`` (``data/...``) as UTF-8 text; ``FileNotFoundError`` when the install does
+    not carry it."""
+    with open(os.path.join(_PACKAGE, path), encoding="utf-8") as data:
         return data.read()

@@ -18,7 +18,7 @@ from cvb_scorer import _data, strict_json
 RULES_SCHEMA = 2
 # Where the wheel carries the rules, relative to the package (``cvb rules`` writes it; ``cvb check`` compares
 # it with the config).
-PACKAGED_RULES = "scoring_rules.json"
+PACKAGED_RULES = "data/scoring_rules.json"
 
 
 class RulesError(ValueError):
@@ -326,7 +326,7 @@ def load_packaged_rules() -> ScoringRules:
         text = _data.read_text(PACKAGED_RULES)
     except FileNotFoundError:
         raise RulesError(
-            f"This cvb_scorer install has no packaged data/{PACKAGED_RULES}; reinstall the scorer, or pass a rules "
+            f"This cvb_scorer install has no packaged {PACKAGED_RULES}; reinstall the scorer, or pass a rules "
             "file with --rules."
         ) from None
-    return rules_from_json(text, source=f"The packaged data/{PACKAGED_RULES}")
+    return rules_from_json(text, source=f"The packaged {PACKAGED_RULES}")

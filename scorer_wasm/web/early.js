@@ -2,11 +2,11 @@
 // site's runtime (the service worker answers it from disk, so nothing is downloaded for it).
 //
 // The page with the full editor runs this classic script first thing in <head> (docs/overrides/main.html):
-// about 1.6 KB as sent (brotli), answered by the service worker, so the parser waits for it only briefly. editor.js, a
-// module that needs the parsed page and the theme, runs a few hundred milliseconds later and adopts the worker
-// with the messages it sent meanwhile (window.cvbEarlyWorker, taken once); on a reload that is most of the
-// wait. A module here would not do: Chromium ran an async module only after the theme's scripts, which is
-// most of what there is to gain.
+// about 1.6 KB as sent (brotli), answered by the service worker, so the parser waits for it only briefly.
+// editor.js, a module that needs the parsed page and the theme, runs a few hundred milliseconds later and
+// adopts the worker with the messages it sent meanwhile (window.cvbEarlyWorker, taken once); on a reload that
+// is most of the wait. A module here would not do: Chromium ran an async module only after the theme's
+// scripts, which is most of what there is to gain.
 //
 // The worker goes on only if every runtime file is kept (worker.js, KEPT_ONLY; else it answers "not-kept" and
 // stops), and editor.js stops it if the editor turns out to be out of view (startIfKept). The conditions are

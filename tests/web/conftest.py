@@ -106,5 +106,18 @@ def wait_live(page: Any, selector: str = "[data-cvb-editor]:not(.cvb-editor--com
     return root
 
 
+def search(page: Any, query: str) -> Any:
+    """Search the site with the theme's box for ``query`` and wait for a result; returns the results' links."""
+    box = page.locator("input[data-md-component='search-query']")
+    box.click()
+    # Chinese arrives as inserted text (an input method commits a word), which fires no key events; the theme
+    # searches on a key event, so a key follows, as the reader's next keystroke would.
+    box.fill(query)
+    box.press("End")
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=20_000)
+    return results
+
+
 def off_origin(log: PageLog, site: editor_site.Site) -> list[str]:
     return [url for url in log.requests if not url.startswith((site.base, "data:", "blob:"))]

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from conftest import PageLog, off_origin
+from conftest import PageLog, off_origin, search
 from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = pytest.mark.browser
@@ -111,14 +111,7 @@ def test_search_finds_chinese_words_and_numbers(
     }
     assert holding, f"no page of the {prefix or 'English'} edition holds {query}"
     page.goto(site.url(prefix), wait_until="networkidle")
-    box = page.locator("input[data-md-component='search-query']")
-    box.click()
-    # Chinese arrives as inserted text (an input method commits a word), which fires no key events; the theme
-    # searches on a key event, so a key follows, as the reader's next keystroke would.
-    box.fill(query)
-    box.press("End")
-    results = page.locator(".md-search-result__item a")
-    results.first.wait_for(timeout=20_000)
+    results = search(page, query)
     found = {
         urlsplit(urljoin(page.url, href)).path.removeprefix("/" + prefix).lstrip("/")
         for href in results.evaluate_all("links => links.map(a => a.getAttribute('href'))")

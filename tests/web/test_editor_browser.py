@@ -286,9 +286,8 @@ def test_editor_works_offline_after_the_first_visit(site: editor_site.Site, cont
         " && !!(await (await caches.open('cvb-runtime-v1')).match(wasm))",
         site.url("assets/wheels/" + manifest["runtime"]["pyodide"] + "pyodide.asm.wasm"),
     )
-    # Without the browser's HTTP cache either (an offline visit after it was cleared): every runtime file, the
-    # WebAssembly the service worker otherwise takes from that cache included (sw.js, httpCacheFirst), comes
-    # from the copies kept.
+    # Without the browser's HTTP cache either (an offline visit after it was cleared): every runtime file comes
+    # from the copies the service worker kept.
     context.new_cdp_session(page).send("Network.clearBrowserCache")
     context.set_offline(True)
     page.reload()

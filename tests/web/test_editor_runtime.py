@@ -11,7 +11,7 @@ from typing import Any
 import brotli  # type: ignore[import-untyped]
 import editor_site
 import pytest
-from conftest import wait_live
+from conftest import search, wait_live
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -330,14 +330,6 @@ SEARCH_MARKS = """
 """
 
 
-def search_finds(page: Any, query: str) -> None:
-    box = page.locator("input[data-md-component='search-query']")
-    box.click()
-    box.fill(query)
-    box.press("End")  # the theme searches on a key event
-    page.locator(".md-search-result__item a").first.wait_for(timeout=20_000)
-
-
 def test_on_a_warm_visit_the_search_index_waits_for_python_and_search_still_works(
     site: editor_site.Site, page: Any
 ) -> None:
@@ -349,12 +341,12 @@ def test_on_a_warm_visit_the_search_index_waits_for_python_and_search_still_work
     marks = page.evaluate(SEARCH_MARKS)
     assert marks["cvb:search-index-start"] is not None, marks
     assert marks["cvb:search-index-start"] >= marks["cvb:engine-ready"], marks
-    search_finds(page, "CER")
+    search(page, "CER")
 
 
 def test_without_a_kept_runtime_the_search_index_is_built_as_the_page_loads(
     site: editor_site.Site, page: Any
 ) -> None:
     page.goto(site.url(site.editor_path))
-    search_finds(page, "CER")
+    search(page, "CER")
     assert page.evaluate(SEARCH_MARKS)["cvb:search-index-start"] is None

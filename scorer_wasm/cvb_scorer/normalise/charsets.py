@@ -25,7 +25,7 @@ class Charsets:
 
 @cache
 def charsets() -> Charsets:
-    raw = json.loads(_data.read_text("charsets.json"))
+    raw = json.loads(_data.read_text("data/charsets.json"))
     return Charsets(
         schema=int(raw["schema"]),
         opencc_data=str(raw["opencc_data"]),
