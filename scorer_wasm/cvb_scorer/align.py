@@ -301,8 +301,9 @@ class _Stored:
     trail: _Trail = field(default_factory=_Trail)
 
 
-# A few entries: the editor aligns characters and MER tokens alternately.
-_REUSE_ENTRIES = 4
+# A keystroke aligns the characters and the MER tokens, and the Simplified cost may align the script texts and
+# a folded hypothesis against the characters' reference: each finds the entry it left at the last keystroke.
+_REUSE_ENTRIES = 6
 _recent: list[_Stored] = []
 
 
@@ -330,21 +331,43 @@ def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 def _stored_columns(reference: Sequence[str], hypothesis: Sequence[str]) -> tuple[_Load, _Trail]:
-    """Every column, the shared prefix's taken from the last alignment against the same reference, and the
-    trail of the last walk over them. Column c depends only on the reference and the first c hypothesis
-    items, so a kept column is the column."""
+    """Every column, the shared prefix's taken from the entry for the same reference whose hypothesis shares
+    the longest prefix with this one, and the trail of the last walk over them. Column c depends only on the
+    reference and the first c hypothesis items, so a kept column is the column.
+
+    The entry drawn from is left as it was: the new one takes copies of its lists up to the shared prefix
+    (the integers themselves are shared). Two alignments against one reference that take turns (the
+    keystroke's characters, and the Simplified cost's folded hypothesis) then each find their own columns."""
     rows = len(reference)
     full = (1 << rows) - 1
-    entry = next((e for e in _recent if len(e.reference) == rows and e.reference == reference), None)
-    if entry is None:
+    source, start = None, -1
+    for kept in _recent:
+        if len(kept.reference) != rows or kept.reference != reference:
+            continue
+        # After the first (the latest), an entry is measured only if it shares more than the best so far.
+        if source is None or kept.hypothesis[: start + 1] == hypothesis[: start + 1]:
+            shared = _shared_prefix(kept.hypothesis, hypothesis)
+            if shared > start:
+                source, start = kept, shared
+    if source is None:
         entry = _Stored(reference, hypothesis, _peq(reference), [full], [0], [0])
         start = 0
-    else:
+    elif start == len(source.hypothesis) == len(hypothesis):
+        entry = source  # the same hypothesis again: every column and the last walk are this one's
         _recent.remove(entry)
-        start = _shared_prefix(entry.hypothesis, hypothesis)
-        for kept in (entry.vps, entry.vns, entry.d0s):
-            del kept[start + 1 :]
-        entry.hypothesis = hypothesis
+    else:
+        last = source.trail
+        entry = _Stored(
+            reference,
+            hypothesis,
+            source.peq,
+            source.vps[: start + 1],
+            source.vns[: start + 1],
+            source.d0s[: start + 1],
+            # A walk never changes a trail's dict or list in place (``remember`` replaces them), so the two
+            # trails may share them.
+            _Trail(last.rest, last.runs),
+        )
     entry.trail.unchanged = start
     vps, vns, d0s = entry.vps, entry.vns, entry.d0s
     vp, vn = vps[start], vns[start]

@@ -100,9 +100,8 @@ class ClipScore(_Rates):
     has_hypothesis: bool
     cer_counts: Counts
     mer_counts: Counts
-    # The CER edit script and the MER tokens when scoring built them (else built on first use, see below).
+    # The CER edit script when scoring built it (else built on first use, see below).
     script: Alignment | None = field(default=None, repr=False, compare=False)
-    tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     # The positions of the CER alignment's substitutions when corpus scoring found them (the Simplified cost
     # reads only these; else they are taken from the script on first use).
     substitutions: Substitutions | None = field(default=None, repr=False, compare=False)
@@ -116,7 +115,6 @@ class ClipScore(_Rates):
         cer_counts: Counts,
         mer_counts: Counts,
         script: Alignment | None = None,
-        tokens: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
         substitutions: Substitutions | None = None,
     ) -> None:
         # One per clip: filling the instance dict directly is half the cost of the generated frozen
@@ -129,7 +127,6 @@ class ClipScore(_Rates):
         fields["cer_counts"] = cer_counts
         fields["mer_counts"] = mer_counts
         fields["script"] = script
-        fields["tokens"] = tokens
         fields["substitutions"] = substitutions
 
     @cached_property
@@ -151,11 +148,19 @@ class ClipScore(_Rates):
 
     @cached_property
     def ref_tokens(self) -> tuple[str, ...]:
-        return self.tokens[0] if self.tokens is not None else _cached_token_texts(self.reference.text)
+        return _cached_token_texts(self.reference.text)
 
     @cached_property
     def hyp_tokens(self) -> tuple[str, ...]:
-        return self.tokens[1] if self.tokens is not None else tuple(mer_token_texts(self.hypothesis.text))
+        return tuple(mer_token_texts(self.hypothesis.text))
+
+    @cached_property
+    def mer_alignment(self) -> Alignment:
+        """The MER edit script; its runs index ``ref_tokens`` and ``hyp_tokens``. The tokens are aligned as
+        counting aligned them (one character per token, ``_mer_sequences``), so a drawing made after the count
+        reuses the columns the count left."""
+        sequences = _mer_sequences(self.reference, self.hypothesis)
+        return self.cer_alignment if sequences is None else align(*sequences)
 
     # Diagnostics are computed on first use: corpus scoring does not need them for every clip.
     @cached_property
@@ -326,27 +331,9 @@ def score_normalised(
     only the counts are walked and the script is built if ``cer_alignment`` is asked for."""
     script = align(ref.cer, hyp.cer) if edit_script else None
     cer_counts = script.counts if script is not None else edit_counts(ref.cer, hyp.cer)
-    tokens = _mer_tokens(ref, hyp)
-    mer_counts = (
-        cer_counts if tokens is None or _one_per_character(ref, hyp, tokens) else edit_counts(*tokens)
-    )
-    return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, script, tokens)
-
-
-_Tokens = tuple[tuple[str, ...], tuple[str, ...]]
-
-
-def _mer_tokens(ref: Normalised, hyp: Normalised) -> _Tokens | None:
-    """Both sides' MER tokens, or None when every token is one character (the MER alignment is then the CER
-    alignment, which saves a second one)."""
-    if one_token_per_character(ref.text) and one_token_per_character(hyp.text):
-        return None
-    # The reference side is cached: the editor redraws on every keystroke with the same reference.
-    return _cached_token_texts(ref.text), tuple(mer_token_texts(hyp.text))
-
-
-def _one_per_character(ref: Normalised, hyp: Normalised, tokens: _Tokens) -> bool:
-    return len(tokens[0]) == len(ref.cer) and len(tokens[1]) == len(hyp.cer)
+    sequences = _mer_sequences(ref, hyp)
+    mer_counts = cer_counts if sequences is None else edit_counts(*sequences)
+    return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, script)
 
 
 # Where the characters that stand for tokens of several characters are taken from: the supplementary private
@@ -421,7 +408,7 @@ def score_corpus(
     for (k, _), counts in zip(own, edit_counts_many([seq for _, seq in own]), strict=True):
         mer_counts[k] = counts
     clips = tuple(
-        ClipScore(cid, ref, hyp, covered, cer, mer, None, None, subs)
+        ClipScore(cid, ref, hyp, covered, cer, mer, None, subs)
         for (cid, ref, hyp, covered), cer, mer, subs in zip(
             rows, cer_counts, mer_counts, substitutions, strict=True
         )

@@ -18,7 +18,7 @@ from functools import lru_cache
 from html import escape as _html_escape
 from typing import Any
 
-from cvb_scorer.align import Counts, Op, align, edit_counts
+from cvb_scorer.align import Counts, Op
 from cvb_scorer.metrics import ClipScore, score_normalised
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
 from cvb_scorer.rules import ScoringRules, load_packaged_rules
@@ -242,7 +242,7 @@ def mer_ops(clip: ClipScore) -> list[tuple[Op, tuple[str, ...], tuple[str, ...]]
     """The MER edit script over tokens (Han characters, Latin words, digit runs), as runs of one kind of step:
     every MER error counted in the figures is one token in a substitution, deletion or insertion run here."""
     ref, hyp = clip.ref_tokens, clip.hyp_tokens
-    return [(op, ref[i0:i1], hyp[j0:j1]) for op, i0, i1, j0, j1 in align(ref, hyp).runs]
+    return [(op, ref[i0:i1], hyp[j0:j1]) for op, i0, i1, j0, j1 in clip.mer_alignment.runs]
 
 
 def mer_alignment_html(clip: ClipScore) -> tuple[str, ...]:
@@ -348,14 +348,7 @@ class EditorParts:
     signature: str
 
     def rest(self) -> str:
-        answer = _dumps({"details": details_html(self.clip, self.signature), "figures": _figures(self.clip)})
-        # The Simplified cost may align the reference with the hypothesis folded to its script, which leaves
-        # that alignment's columns where the next keystroke looks for this text's (the alignment keeps one
-        # entry per reference for reuse): the next keystroke would then recompute every column from the first
-        # folded character. Counting this text's alignment again here, while typing pauses, puts its columns
-        # back. Results never depend on what is kept; only where the time goes does.
-        edit_counts(self.clip.reference.cer, self.clip.hypothesis.cer)
-        return answer
+        return _dumps({"details": details_html(self.clip, self.signature), "figures": _figures(self.clip)})
 
 
 def render_editor_parts(*, reference: str, hypothesis: str, mer: bool = False) -> EditorParts:

@@ -185,6 +185,27 @@ def test_realigning_after_keystrokes_equals_a_fresh_alignment() -> None:
             module._recent[:] = kept
 
 
+def test_two_texts_aligned_in_turn_against_one_reference_each_keep_their_columns() -> None:
+    # The editor aligns the keystroke's text and, for the Simplified cost, a folded text against the same
+    # reference: the second alignment must not take the first one's columns, or the next keystroke recomputes
+    # them all from the first folded character.
+    from cvb_scorer import align as module
+
+    module.clear_cache()
+    ref = "我想問下份保單幾時到期" * 20
+    typed = ref.replace("幾", "几")
+    folded = ref
+    for text in (typed, folded, typed + "呀", folded + "呀"):
+        assert align(ref, text) == reference.align(ref, text)
+    kept = [entry.hypothesis for entry in module._recent if entry.reference == ref]
+    assert typed + "呀" in kept
+    assert folded + "呀" in kept
+    # The keystroke's columns were taken from its own last text, not recomputed from the first 几.
+    entry = next(e for e in module._recent if e.hypothesis == typed + "呀")
+    assert entry.trail.unchanged == len(typed)
+    module.clear_cache()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab我", max_size=20), st.text(alphabet="ab我", max_size=20))
 def test_shared_prefix_is_the_length_of_the_common_prefix(a: str, b: str) -> None:

@@ -239,6 +239,22 @@ def test_corpus_mer_counts_are_the_reference_alignment_of_the_tokens(pairs: list
         assert clip.mer_counts == reference_counts(*tokens)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_MER_PIECES), max_size=12).map("".join),
+    st.lists(st.sampled_from(_MER_PIECES), max_size=12).map("".join),
+)
+def test_one_clips_mer_script_is_the_reference_alignment_of_its_tokens(ref: str, hyp: str) -> None:
+    # One clip (the editor's) counts MER and draws it over its tokens written one character per token; the
+    # script's runs index the token lists, and it and the counts must be the plain alignment's.
+    from cvb_scorer.reference.align import align as reference_align
+
+    clip = score_clip("c", ref, hyp)
+    expected = reference_align(clip.ref_tokens, clip.hyp_tokens)
+    assert clip.mer_alignment.runs == expected.runs
+    assert clip.mer_counts == clip.mer_alignment.counts == expected.counts
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="這个個门門们們净淨呢人好一二三万萬系係头发脚，。 ", max_size=40))
 def test_the_reference_script_text_reuses_the_fold_its_normalisation_made(text: str) -> None:
