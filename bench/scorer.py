@@ -6,13 +6,14 @@ reading and parsing the files, normalisation, alignment, the bootstrap, writing 
 ``jiwer.cer`` as a whole process reading the same files, in alternating rounds, on 1,000 clips of 500
 characters and on HKCanCor's 16,000-odd utterances (and, as a floor for the same alignment work, jiwer's
 character alignment with its S/D/I split plus a second token alignment), and on the 1,000 clips with the
-hypotheses (then both sides) written in Simplified characters; where that process spends its time; alignment at 100/500/1,500/5,000
-reference characters; the editor's keystroke path at 1,500 characters (an insertion anywhere, and typing at
-the end); the bootstrap alone, on each of its
-routes (pure built-ins and numpy), with the route each whole-process run took, numpy's import cost and both
-routes as whole processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every figure is in
-milliseconds: medians (and the worst round for the whole-process runs). Run with ``make
-bench`` (or ``.venv/bin/python bench/scorer.py``); it runs the installed wheel.
+hypotheses (then both sides) written in Simplified characters; where that process spends its time; alignment
+at 100/500/1,500/5,000 reference characters; the editor's keystroke path at 1,500 characters (what its worker
+answers on a keystroke: the part drawn at once and the whole answer; an insertion anywhere, the same with a
+hypothesis in Simplified characters, and typing at the end); the bootstrap alone, on each of its routes (pure
+built-ins and numpy), with the route each whole-process run took, numpy's import cost and both routes as whole
+processes around the clip count where ``stats.NUMPY_MIN_DRAWS`` switches. Every figure is in milliseconds:
+medians (and the worst round for the whole-process runs and the keystrokes). Run with ``make bench`` (or
+``.venv/bin/python bench/scorer.py``); it runs the installed wheel.
 """
 
 from __future__ import annotations
@@ -58,6 +59,20 @@ def median_ms(fn: Callable[[], object], *, repeat: int, warmup: int = 1) -> floa
         fn()
         times.append(time.perf_counter() - start)
     return round(statistics.median(times) * 1000, 4)
+
+
+def keystroke_ms(answer: Callable[[str], object], texts: list[str], *, warmup: int = 5) -> dict[str, float]:
+    """Median and worst milliseconds of ``answer`` over successive keystroke texts (each one the last with one
+    more character), after ``warmup`` of them (the first of which meets the column cache as the last figure
+    left it)."""
+    for text in texts[:warmup]:
+        answer(text)
+    times = []
+    for text in texts[warmup:]:
+        started = time.perf_counter()
+        answer(text)
+        times.append(time.perf_counter() - started)
+    return {"median": round(statistics.median(times) * 1000, 3), "worst": round(max(times) * 1000, 3)}
 
 
 def side_by_side_ms(
@@ -436,8 +451,12 @@ def main() -> int:
         )
 
     # 3. The editor's keystroke path at 1,500 reference characters: the reference is cached; each keystroke
-    # inserts a character at a random place (normalise hypothesis + align CER and MER + build the view), so on
-    # average half of the alignment columns are reused. "cold" clears the column cache first (a pasted text).
+    # inserts a character at a random place, so on average half of the alignment columns are reused. What the
+    # editor's worker runs on a keystroke is render_editor_parts: ``first`` (normalise the hypothesis, align CER
+    # and MER, the drawing and the summary figures) is drawn at once, and ``rest()`` (the details: Simplified
+    # cost, classes, sentences) follows while typing pauses; "the whole answer" is both, the keystroke's full
+    # cost. render_view(...).to_json() is the whole view as one JSON document (the static pages' form; the
+    # editor never asks for it). "cold" clears the column cache first (a pasted text).
     start = rng.randrange(len(corpus_text) - 1500)
     ref = corpus_text[start : start + 1500]
     hyp = corrupt(ref, 0.10, rng, alphabet)
@@ -447,11 +466,31 @@ def main() -> int:
         pos = rng.randrange(len(hyp))
         hyp = hyp[:pos] + rng.choice(alphabet) + hyp[pos:]
         keystrokes.append(hyp)
-    it = iter(keystrokes)
     ref_norm = normalise_reference(ref)
+
+    def whole_answer(hypothesis: str) -> str:
+        parts = render_editor_parts(reference=ref, hypothesis=hypothesis)
+        return parts.first + parts.rest()
+
+    # A system that writes Simplified: the same keystrokes with 個 and 係 written 个 and 系, so the Simplified
+    # cost aligns the script texts and a folded hypothesis besides CER and MER (four alignments a keystroke).
+    def simplified(text: str) -> str:
+        return text.replace("個", "个").replace("係", "系")
+
     results["keystroke_1500_chars"] = {
-        "render_view_to_json": median_ms(
-            lambda: render_view(reference=ref, hypothesis=next(it)).to_json(), repeat=50, warmup=5
+        "editor_whole_answer": keystroke_ms(whole_answer, keystrokes),
+        "editor_first_part": keystroke_ms(
+            lambda h: render_editor_parts(reference=ref, hypothesis=h).first, keystrokes
+        ),
+        "editor_whole_answer_simplified_hypothesis": keystroke_ms(
+            whole_answer, [simplified(h) for h in keystrokes]
+        ),
+        "editor_first_part_simplified_hypothesis": keystroke_ms(
+            lambda h: render_editor_parts(reference=ref, hypothesis=h).first,
+            [simplified(h) for h in keystrokes],
+        ),
+        "render_view_to_json": keystroke_ms(
+            lambda h: render_view(reference=ref, hypothesis=h).to_json(), keystrokes
         ),
         "normalise_hypothesis_and_align_cer_cold": median_ms(
             lambda: (clear_cache(), align(ref_norm.cer, normalise_hypothesis(hyp).cer)), repeat=50
@@ -462,16 +501,12 @@ def main() -> int:
         "target_ms": 5.0,
     }
     # Typing at the end, as an entrant types: each keystroke appends the next character of the corpus, so every
-    # column is reused and the walk follows the last one from where it meets it. The whole view, and the part
-    # the editor draws at once (render_editor_parts(...).first; the details wait for a pause).
-    typed = [hyp + corpus_text[start + 1500 : start + 1500 + k] for k in range(1, 121)]
-    at_end, first_part = iter(typed[:60]), iter(typed[60:])
+    # column is reused and the walk follows the last one from where it meets it.
+    typed = [hyp + corpus_text[start + 1500 : start + 1500 + k] for k in range(1, 61)]
     results["keystroke_1500_chars"]["typed_at_the_end"] = {
-        "render_view_to_json": median_ms(
-            lambda: render_view(reference=ref, hypothesis=next(at_end)).to_json(), repeat=55, warmup=5
-        ),
-        "editor_first_part": median_ms(
-            lambda: render_editor_parts(reference=ref, hypothesis=next(first_part)).first, repeat=55, warmup=5
+        "editor_whole_answer": keystroke_ms(whole_answer, typed),
+        "editor_first_part": keystroke_ms(
+            lambda h: render_editor_parts(reference=ref, hypothesis=h).first, typed
         ),
     }
 
