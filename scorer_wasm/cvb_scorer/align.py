@@ -16,9 +16,9 @@ reference by one harness (tests/scorer/test_align_harness.py) and each kept beca
   once per pair; a process that has loaded numpy makes the groups' match masks with it
   (``cvb_scorer.align_numpy``, the same bits as ``_match_masks``);
 - keystroke reuse (``_stored_columns``, ``_Trail``): the editor realigns on every keystroke against the same
-  reference; the columns of the hypothesis prefix the new text shares with the last one are kept, and the
-  walk ends where it meets the last walk's path in those columns (typing at the end of a long text then
-  walks a few steps rather than the whole text);
+  reference; the columns of the hypothesis prefix the new text shares with the kept text nearest to it are
+  reused, and the walk ends where it meets that text's last walk in those columns (typing at the end of a
+  long text then walks a few steps rather than the whole text);
 - bounded memory (``_checkpointed_columns``): past ``_STORE_MAX_CELLS`` only every k-th column is kept and the
   walk recomputes the block of columns it is in, cut to the rows it can still reach, so memory grows with
   ``len(reference) * sqrt(len(hypothesis))`` bits instead of their product. The walk reads the same column
