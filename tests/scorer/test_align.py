@@ -206,6 +206,25 @@ def test_two_texts_aligned_in_turn_against_one_reference_each_keep_their_columns
     module.clear_cache()
 
 
+def test_the_columns_kept_stay_within_their_budget_of_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Whatever was aligned, the entries kept besides the latest hold at most _KEEP_CELLS cells between them;
+    # the latest is kept whatever its size, and results never depend on what is kept.
+    from cvb_scorer import align as module
+
+    monkeypatch.setattr(module, "_KEEP_CELLS", 2_000)
+    module.clear_cache()
+    rng = random.Random(5)
+    for _ in range(40):
+        ref = "".join(rng.choice("唔該埋單") for _ in range(rng.randrange(1, 80)))
+        hyp = "".join(rng.choice("唔該埋x") for _ in range(rng.randrange(1, 80)))
+        assert align(ref, hyp) == reference.align(ref, hyp)
+        cells = [len(entry.reference) * len(entry.hypothesis) for entry in module._recent]
+        assert module._recent[0].hypothesis == hyp
+        assert len(cells) <= module._REUSE_ENTRIES
+        assert len(cells) == 1 or sum(cells) <= 2_000
+    module.clear_cache()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab我", max_size=20), st.text(alphabet="ab我", max_size=20))
 def test_shared_prefix_is_the_length_of_the_common_prefix(a: str, b: str) -> None:
