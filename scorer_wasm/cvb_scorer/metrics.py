@@ -100,6 +100,9 @@ class ClipScore(_Rates):
     has_hypothesis: bool
     cer_counts: Counts
     mer_counts: Counts
+    # What the MER count aligned: each side's tokens one character per token (``_mer_sequences``), or None when
+    # every token is one character (the MER alignment is then the CER alignment).
+    mer_items: tuple[Sequence[str], Sequence[str]] | None = field(repr=False, compare=False)
     # The CER edit script when scoring built it (else built on first use, see below).
     script: Alignment | None = field(default=None, repr=False, compare=False)
     # The positions of the CER alignment's substitutions when corpus scoring found them (the Simplified cost
@@ -114,6 +117,7 @@ class ClipScore(_Rates):
         has_hypothesis: bool,
         cer_counts: Counts,
         mer_counts: Counts,
+        mer_items: tuple[Sequence[str], Sequence[str]] | None,
         script: Alignment | None = None,
         substitutions: Substitutions | None = None,
     ) -> None:
@@ -126,6 +130,7 @@ class ClipScore(_Rates):
         fields["has_hypothesis"] = has_hypothesis
         fields["cer_counts"] = cer_counts
         fields["mer_counts"] = mer_counts
+        fields["mer_items"] = mer_items
         fields["script"] = script
         fields["substitutions"] = substitutions
 
@@ -156,11 +161,9 @@ class ClipScore(_Rates):
 
     @cached_property
     def mer_alignment(self) -> Alignment:
-        """The MER edit script; its runs index ``ref_tokens`` and ``hyp_tokens``. The tokens are aligned as
-        counting aligned them (one character per token, ``_mer_sequences``), so a drawing made after the count
-        reuses the columns the count left."""
-        sequences = _mer_sequences(self.reference, self.hypothesis)
-        return self.cer_alignment if sequences is None else align(*sequences)
+        """The MER edit script; its runs index ``ref_tokens`` and ``hyp_tokens``. The items the count aligned
+        are aligned again, so a drawing made after the count reuses the columns the count left."""
+        return self.cer_alignment if self.mer_items is None else align(*self.mer_items)
 
     # Diagnostics are computed on first use: corpus scoring does not need them for every clip.
     @cached_property
@@ -331,9 +334,9 @@ def score_normalised(
     only the counts are walked and the script is built if ``cer_alignment`` is asked for."""
     script = align(ref.cer, hyp.cer) if edit_script else None
     cer_counts = script.counts if script is not None else edit_counts(ref.cer, hyp.cer)
-    sequences = _mer_sequences(ref, hyp)
-    mer_counts = cer_counts if sequences is None else edit_counts(*sequences)
-    return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, script)
+    items = _mer_sequences(ref, hyp)
+    mer_counts = cer_counts if items is None else edit_counts(*items)
+    return ClipScore(clip_id, ref, hyp, has_hypothesis, cer_counts, mer_counts, items, script)
 
 
 # Where the characters that stand for tokens of several characters are taken from: the supplementary private
@@ -401,16 +404,15 @@ def score_corpus(
     ]
     cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
     # The clips whose MER tokens are not all one character need an alignment of their own.
-    own = [
-        (k, seq) for k, (_, ref, hyp, _) in enumerate(rows) if (seq := _mer_sequences(ref, hyp)) is not None
-    ]
+    mer_items = [_mer_sequences(ref, hyp) for _, ref, hyp, _ in rows]
+    own = [(k, items) for k, items in enumerate(mer_items) if items is not None]
     mer_counts = list(cer_counts)
-    for (k, _), counts in zip(own, edit_counts_many([seq for _, seq in own]), strict=True):
+    for (k, _), counts in zip(own, edit_counts_many([items for _, items in own]), strict=True):
         mer_counts[k] = counts
     clips = tuple(
-        ClipScore(cid, ref, hyp, covered, cer, mer, None, subs)
-        for (cid, ref, hyp, covered), cer, mer, subs in zip(
-            rows, cer_counts, mer_counts, substitutions, strict=True
+        ClipScore(cid, ref, hyp, covered, cer, mer, items, None, subs)
+        for (cid, ref, hyp, covered), cer, mer, items, subs in zip(
+            rows, cer_counts, mer_counts, mer_items, substitutions, strict=True
         )
     )
     # Counts are named tuples: summing them column by column runs in C.
