@@ -127,14 +127,19 @@ const engine = {
       this.early = false;
       return;
     }
-    // Started early for an editor that turns out to be out of view: stopped (it has read only kept files),
-    // and started again when the editor comes near.
-    if (this.early && this.quiet) this.hush();
-    this.early = false;
-    if (this.worker) return;
+    // Out of view at this instant, which does not yet say where the reader will be: a reload restores its
+    // scroll position, and a link to a heading scrolls to it, after the page is laid out, which can be after
+    // this runs (measured on a reload at a heading above the editor: in view 80 ms later, and a worker stopped
+    // here had to start over). The observer's first answer, a frame later, decides: a worker started early for
+    // an editor still out of view is stopped (it has read only kept files), and one starts when the editor
+    // comes near.
+    if (this.worker && !this.early) return;
     const seen = new IntersectionObserver(
       (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
+        const near = entries.some((entry) => entry.isIntersecting);
+        if (this.early && this.quiet && !near) this.hush();
+        this.early = false;
+        if (!near) return;
         seen.disconnect();
         if (!this.worker && !saveData()) this.spawn({ quiet: true });
       },

@@ -286,6 +286,31 @@ def test_with_the_runtime_kept_the_worker_starts_before_the_page_is_parsed(
     assert "cvb:worker-stopped" not in page.evaluate(MARKS)
 
 
+HEADING_ABOVE_EDITOR = """
+() => {
+  const editor = document.querySelector('.cvb-editor:not(.cvb-editor--compact)');
+  const headings = [...document.querySelectorAll('article h2[id], article h3[id]')];
+  const above = headings.filter((h) => h.compareDocumentPosition(editor) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return above.length ? above[above.length - 1].id : null;
+}
+"""
+
+
+def test_a_reload_at_a_heading_above_the_editor_keeps_the_worker_started_early(
+    site: editor_site.Site, page: Any
+) -> None:
+    # The browser scrolls to the heading only once the page is laid out, after editor.js has mounted: the
+    # editor is out of view when it mounts and in view a frame later. The early worker goes on.
+    first_visit_kept(site, page)
+    heading = page.evaluate(HEADING_ABOVE_EDITOR)
+    assert heading, "no heading with an id above the full editor"
+    page.goto(site.url(site.editor_path) + "#" + heading)
+    page.reload()
+    page.wait_for_selector(f'{FULL}[data-cvb-state="live"]', timeout=60_000)
+    starts = page.evaluate("() => performance.getEntriesByName('cvb:worker-start').length")
+    assert starts == 1 and "cvb:worker-stopped" not in page.evaluate(MARKS), page.evaluate(MARKS)
+
+
 def test_a_worker_started_early_for_an_editor_out_of_view_stops_until_the_editor_comes_near(
     site: editor_site.Site, page: Any
 ) -> None:
