@@ -358,15 +358,52 @@ SEARCH_MARKS = """
 def test_on_a_warm_visit_the_search_index_waits_for_python_and_search_still_works(
     site: editor_site.Site, page: Any
 ) -> None:
-    # The theme's search index (its own worker, ~0.6 s of CPU) is built once the scorer is ready, not beside
-    # Python's start (early.js, deferSearchIndex); the reader's search works as before.
+    # The theme's search index (its own worker, ~0.6 s of CPU) is built once the scorer is ready and the page
+    # has had no input for a second, not beside Python's start or the first keystrokes (early.js,
+    # deferSearchIndex); the reader's search works as before.
     first_visit_kept(site, page)
     page.reload()
     wait_live(page)
+    editor_site.until(page, "() => performance.getEntriesByName('cvb:search-index-start').length > 0", None)
     marks = page.evaluate(SEARCH_MARKS)
-    assert marks["cvb:search-index-start"] is not None, marks
-    assert marks["cvb:search-index-start"] >= marks["cvb:engine-ready"], marks
+    assert marks["cvb:search-index-start"] >= marks["cvb:engine-ready"] + 1000, marks
     search(page, "CER")
+
+
+# Types a character into the hypothesis every 200 ms for 2 s, noting when; returns the times of the keystrokes
+# and of the search index's start (null if it has not started).
+TYPE_FOR_TWO_SECONDS = """
+async () => {
+  const hyp = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-hyp]');
+  const typed = [];
+  for (let i = 0; i < 10; i++) {
+    hyp.value += '呀';
+    hyp.dispatchEvent(new InputEvent('input', {bubbles: true, data: '呀', inputType: 'insertText'}));
+    typed.push(performance.now());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const start = performance.getEntriesByName('cvb:search-index-start')[0]?.startTime ?? null;
+  return {typed, start};
+}
+"""
+
+
+def test_while_the_reader_types_the_search_index_waits_for_a_pause(site: editor_site.Site, page: Any) -> None:
+    first_visit_kept(site, page)
+    page.reload()
+    wait_live(page)
+    run = page.evaluate(TYPE_FOR_TWO_SECONDS)
+    # Never within a second of "ready" or of a keystroke: typed every 200 ms for 2 s, the index starts a second
+    # after the last keystroke (or, should the page be held up for a second between two of them, a second
+    # after the one before).
+    if run["start"] is None:
+        editor_site.until(
+            page, "() => performance.getEntriesByName('cvb:search-index-start').length > 0", None
+        )
+    marks = page.evaluate(SEARCH_MARKS)
+    start = marks["cvb:search-index-start"]
+    before = [t for t in [marks["cvb:engine-ready"], *run["typed"]] if t <= start]
+    assert start - before[-1] >= 1000 - 1, (marks, run)
 
 
 def test_without_a_kept_runtime_the_search_index_is_built_as_the_page_loads(
