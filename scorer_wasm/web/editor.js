@@ -583,9 +583,8 @@ class Editor {
     if (!this.ownsFragment) return;
     clearTimeout(this.fragmentTimer);
     this.fragmentTimer = setTimeout(() => {
-      const fragment = S.fragmentFor(this.state);
+      const fragment = S.fragmentUpdate(this.state, location.hash);
       if (fragment === null || !this.root.isConnected) return;
-      if ((location.hash || "") === fragment) return;
       history.replaceState(history.state, "", location.pathname + location.search + fragment);
     }, 400);
   }

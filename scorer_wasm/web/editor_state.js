@@ -563,6 +563,20 @@ export function fragmentFor(state) {
   return edited(state) ? encodeFragment(state) : "";
 }
 
+/**
+ * What to write into the page's address now that the address has `hash`: the texts' fragment, "" to take ours
+ * away, or null to leave the address as it is. Over the limit, or already there: null. For the page's sample
+ * the address needs no fragment, but only one of ours is taken away: a link to a heading keeps its anchor
+ * (taken away at mount, it also stopped the browser from scrolling to that heading).
+ */
+export function fragmentUpdate(state, hash) {
+  const fragment = fragmentFor(state);
+  const current = typeof hash === "string" ? hash : "";
+  if (fragment === null || current === fragment) return null;
+  if (fragment === "" && !current.startsWith(FRAGMENT_KEY)) return null;
+  return fragment;
+}
+
 /** The result as text, to copy: the figures of the drawing shown, its texts, the signature and the link. */
 export function resultText(state, link, text = STRINGS) {
   if (!state.drawn) return "";

@@ -250,6 +250,24 @@ test("the page's address carries no fragment for the sample, and none over the l
   assert.ok(S.fragmentFor(S.next(base(), { type: "edit", hypothesis: "x" })).startsWith("#cvb1="));
 });
 
+test("the address is rewritten only for the texts' own fragment: a heading's anchor stays", () => {
+  const edited = S.next(base(), { type: "edit", hypothesis: "x" });
+  const ours = S.fragmentFor(edited);
+  const over = S.next(base(), { type: "edit", hypothesis: "x".repeat(11) });
+  const cases = [
+    // [state, the address's hash, what is written (null: nothing)]
+    [base(), "", null],
+    [base(), "#how-cer-is-counted", null],
+    [base(), ours, ""],
+    [edited, "", ours],
+    [edited, "#how-cer-is-counted", ours],
+    [edited, ours, null],
+    [over, "#how-cer-is-counted", null],
+    [over, ours, null],
+  ];
+  for (const [state, hash, want] of cases) assert.equal(S.fragmentUpdate(state, hash), want, `${hash} -> ${want}`);
+});
+
 test("reset brings back the page's sample and the character drawing", () => {
   const { state, sent } = run([
     ready,
