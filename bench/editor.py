@@ -293,6 +293,15 @@ def keystrokes(page: Any) -> dict[str, Any]:
     }
 
 
+def wait_kept(page: Any, site: editor_site.Site) -> None:
+    """A return is a visit with the runtime kept: the service worker keeps the ~17 MB the visit fetched a moment
+    after "ready", and the worker keeps the snapshot inflated once the reader pauses. A reload or restart in the
+    middle of that would measure the keeping, not the return."""
+    fetched = sorted({site.url(path) for path, _, _ in site.requests if path.startswith(RUNTIME_PATHS)})
+    editor_site.until(page, RUNTIME_KEPT, fetched, seconds=60)
+    editor_site.until(page, editor_site.INFLATED_KEPT, editor_site.inflated_copy_name(site), seconds=60)
+
+
 def one_run(
     playwright: Any,
     site: editor_site.Site,
@@ -317,6 +326,8 @@ def one_run(
             site.requests.clear()
             timings = visit(context, url, interactive=interactive)
             if keystrokes_only:
+                # As in a whole run: the restart comes once the visit's runtime and inflated snapshot are kept.
+                wait_kept(context.pages[0], site)
                 context.close()
                 context = playwright.chromium.launch_persistent_context(profile, **launch)
                 visit(context, editor_url)
@@ -329,17 +340,7 @@ def one_run(
                 run["python_start_cold_ms"] = python_start(timings)
                 page = context.pages[0]
                 run["first_edit_after_ready_ms"] = round(page.evaluate(FIRST_EDIT), 1)
-                # A warm reload is a return with the runtime kept: the service worker keeps the ~17 MB the visit
-                # fetched a moment after "ready", so the reload waits until it has (a reload in the middle of
-                # that would measure the keeping, not the return).
-                fetched = sorted(
-                    {site.url(path) for path, _, _ in site.requests if path.startswith(RUNTIME_PATHS)}
-                )
-                editor_site.until(page, RUNTIME_KEPT, fetched, seconds=60)
-                # And the snapshot kept inflated, which the worker writes once the reader pauses.
-                editor_site.until(
-                    page, editor_site.INFLATED_KEPT, editor_site.inflated_copy_name(site), seconds=60
-                )
+                wait_kept(page, site)
                 site.requests.clear()
                 page.reload(wait_until="load")
                 show_intent(page)
