@@ -77,8 +77,8 @@
     // Until the scorer is ready, has stopped or failed: editor.js takes over onmessage, so this listens on
     // its own.
     let waiting = [];
-    // Ready, the scorer is typed at: the index waits until the page has had no input for QUIET_MS, so that its
-    // CPU does not land on the first keystrokes.
+    // Once the scorer is ready the reader may type at once: the index then waits until the page has had no
+    // input for QUIET_MS, so that its CPU does not land on the first keystrokes.
     let quiet = 0;
     const later = () => {
       clearTimeout(quiet);

@@ -127,12 +127,11 @@ const engine = {
       this.early = false;
       return;
     }
-    // Out of view at this instant, which does not yet say where the reader will be: a reload restores its
-    // scroll position, and a link to a heading scrolls to it, after the page is laid out, which can be after
-    // this runs (measured on a reload at a heading above the editor: in view 80 ms later, and a worker stopped
-    // here had to start over). The observer's first answer, a frame later, decides: a worker started early for
-    // an editor still out of view is stopped (it has read only kept files), and one starts when the editor
-    // comes near.
+    // Out of view at this instant, which does not yet say where the reader will be: the browser scrolls to a
+    // link's heading once the page is laid out, which can be after this runs (measured on a link to the heading
+    // above the editor: in view 80 ms later, and a worker stopped here had to start over). The observer's first
+    // answer, a frame later, decides: a worker started early for an editor still out of view is stopped (it has
+    // read only kept files), and one starts when the editor comes near.
     if (this.worker && !this.early) return;
     const seen = new IntersectionObserver(
       (entries) => {
