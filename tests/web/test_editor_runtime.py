@@ -353,6 +353,11 @@ def test_keeping_the_inflated_copy_deletes_an_older_builds_copy(site: editor_sit
     assert not page.evaluate(editor_site.INFLATED_KEPT, stale)
 
 
+# early.js waits for QUIET_MS without input. The marks are read with performance.now(), which Chromium coarsens,
+# and a timer may fire a few milliseconds before its delay by that clock (one CI run saw 998.6 ms).
+QUIET_MS = 1000
+TIMER_SLACK_MS = 10
+
 SEARCH_MARKS = """
 () => Object.fromEntries(['cvb:engine-ready', 'cvb:search-index-start'].map(
   (name) => [name, performance.getEntriesByName(name)[0]?.startTime ?? null]))
@@ -370,7 +375,7 @@ def test_on_a_warm_visit_the_search_index_waits_for_python_and_search_still_work
     wait_live(page)
     editor_site.until(page, "() => performance.getEntriesByName('cvb:search-index-start').length > 0", None)
     marks = page.evaluate(SEARCH_MARKS)
-    assert marks["cvb:search-index-start"] >= marks["cvb:engine-ready"] + 1000, marks
+    assert marks["cvb:search-index-start"] >= marks["cvb:engine-ready"] + QUIET_MS - TIMER_SLACK_MS, marks
     search(page, "CER")
 
 
@@ -382,8 +387,8 @@ async () => {
   const typed = [];
   for (let i = 0; i < 10; i++) {
     hyp.value += '呀';
-    hyp.dispatchEvent(new InputEvent('input', {bubbles: true, data: '呀', inputType: 'insertText'}));
     typed.push(performance.now());
+    hyp.dispatchEvent(new InputEvent('input', {bubbles: true, data: '呀', inputType: 'insertText'}));
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const start = performance.getEntriesByName('cvb:search-index-start')[0]?.startTime ?? null;
@@ -407,7 +412,7 @@ def test_while_the_reader_types_the_search_index_waits_for_a_pause(site: editor_
     marks = page.evaluate(SEARCH_MARKS)
     start = marks["cvb:search-index-start"]
     before = [t for t in [marks["cvb:engine-ready"], *run["typed"]] if t <= start]
-    assert start - before[-1] >= 1000 - 1, (marks, run)
+    assert start - before[-1] >= QUIET_MS - TIMER_SLACK_MS, (marks, run)
 
 
 def test_without_a_kept_runtime_the_search_index_is_built_as_the_page_loads(
