@@ -152,15 +152,23 @@ def render_all(
     kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config, clips=layout.clips)))
     # The client's constants are checked like every kit file; the zip already holds their plain copy.
     kit["starter_kit/connection_test/constants.py"] = constants_source(config, mark=mark)
-    sample = scorer_bridge.editor_sample(layout.editor_examples)
+    # The sample drawn in each edition's words: the drawing's legend and sentences are in the page's language.
+    samples = {
+        edition.code: scorer_bridge.editor_sample(layout.editor_examples, config, language=edition.code)
+        for edition in EDITIONS
+    }
     if print_editors is not None:
-        full, compact_markup = print_editors(config, sample)
+
+        def printed(edition: Edition) -> dict[bool, str]:
+            full, compact_markup = print_editors(config, samples[edition.code])
+            return {False: full, True: compact_markup}
+
         return _render_pages(
             env,
             config,
             kit,
             kit_zip_bytes,
-            lambda edition: {False: full, True: compact_markup},
+            printed,
             mark,
             wheel=None,
             issue_pdfs=issue_pdfs,
@@ -179,7 +187,7 @@ def render_all(
         return {
             compact: scorer_bridge.editor_markup(
                 html_env,
-                sample=sample,
+                sample=samples[edition.code],
                 wheel=wheel,
                 # The full editor sits on /methodology/, the compact one on the guide at the edition's root.
                 asset_base=up + ("assets" if compact else "../assets"),

@@ -17,6 +17,10 @@ from typing import Any
 import jinja2
 import yaml
 
+from generator.config import Config, ConfigError, ConfigProblem
+from generator.config.invariants import Finding
+from generator.config.localise import view_words
+
 
 @dataclass(frozen=True)
 class ScorerWheel:
@@ -87,15 +91,37 @@ class EditorSample:
     hypothesis: str
     html: str
     signature: str
+    # The drawing's words when not the scorer's English: the page gives them to the worker, which draws every
+    # keystroke in them (data-cvb-view-text).
+    words: Mapping[str, object] | None = None
 
 
-def editor_sample(examples: Path) -> EditorSample:
+def view_text_problems(config: Config) -> list[ConfigProblem]:
+    """glossary.yaml's zh_view against the installed scorer's ViewText: a field missing or unknown, or a text
+    with other placeholders than the English one. Checked here, not when the config loads, because the wheel is
+    built from a loaded config: the loader cannot need the scorer the build is about to make."""
+    from cvb_scorer.view_text import text_problems
+
+    words = view_words(config, "zh") or {}
+    return [
+        Finding("glossary.yaml", ("zh_view", *field.split(".")), message).located(config.sources)
+        for field, message in text_problems(words)
+    ]
+
+
+def editor_sample(examples: Path, config: Config, *, language: str) -> EditorSample:
+    """The sample, drawn in the edition's words (glossary.yaml ``zh_view``; the scorer's own English)."""
     from cvb_scorer.view import render_view
+    from cvb_scorer.view_text import ENGLISH, ViewText
 
+    words = view_words(config, language)
+    if words is not None and (problems := view_text_problems(config)):
+        raise ConfigError(problems)
+    text = ENGLISH if words is None else ViewText.from_mapping(words)
     sample: Any = yaml.safe_load((examples / "editor_sample.yaml").read_text(encoding="utf-8"))
     reference, hypothesis = sample["reference"], sample["hypothesis"]
-    view = json.loads(render_view(reference=reference, hypothesis=hypothesis).to_json())
-    return EditorSample(reference, hypothesis, view["html"], view["signature"])
+    view = json.loads(render_view(reference=reference, hypothesis=hypothesis, text=text).to_json())
+    return EditorSample(reference, hypothesis, view["html"], view["signature"], words)
 
 
 def editor_markup(
@@ -111,6 +137,9 @@ def editor_markup(
     # `ui`: every interface string in the page's language (glossary.yaml `interface`); the template has none.
     return env.get_template("editor.html.j2").render(
         ui=dict(ui),
+        view_text=None
+        if sample.words is None
+        else json.dumps(sample.words, ensure_ascii=False, sort_keys=True),
         reference=sample.reference,
         hypothesis=sample.hypothesis,
         view_html=sample.html,

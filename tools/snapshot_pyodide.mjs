@@ -80,16 +80,22 @@ const memory = pyodide.makeMemorySnapshot();
 const restored = await withMemoryOf(snapshotHeapBytes(memory), () => loadPyodide({ indexURL, _loadSnapshot: memory }));
 // The worker answers keystrokes before it installs any wheel's files (they live outside the saved memory), so
 // the keystroke path must run on the modules in memory alone: the drawing, its details and the whole view,
-// with and without the MER drawing, on a pair that needs the converter, numerals and English words.
+// with and without the MER drawing, on a pair that needs the converter, numerals and English words, in the
+// scorer's English and in words a page sends (data-cvb-view-text, read from JSON).
 try {
   restored.runPython(`
+import json as _cvb_json
 from cvb_scorer.view import render_editor_parts as _cvb_parts, render_view as _cvb_view
+from cvb_scorer.view_text import ENGLISH as _cvb_english, view_text_from_json as _cvb_words
 
 for _cvb_mer in (False, True):
-    _cvb_p = _cvb_parts(reference="头发這個e-mail 9876十五號", hypothesis="頭髮这个email 九八七六15号", mer=_cvb_mer)
-    _cvb_p.first, _cvb_p.rest()
+    for _cvb_text in (_cvb_english, _cvb_words(_cvb_json.dumps(_cvb_english.as_mapping()))):
+        _cvb_p = _cvb_parts(
+            reference="头发這個e-mail 9876十五號", hypothesis="頭髮这个email 九八七六15号", mer=_cvb_mer, text=_cvb_text
+        )
+        _cvb_p.first, _cvb_p.rest()
     _cvb_view(reference="头发這個", hypothesis="頭髮这个 okay", mer=_cvb_mer).to_editor_json()
-del _cvb_parts, _cvb_view, _cvb_mer, _cvb_p
+del _cvb_json, _cvb_parts, _cvb_view, _cvb_english, _cvb_words, _cvb_mer, _cvb_text, _cvb_p
 `);
 } catch (error) {
   const last = String(error?.message ?? error).trim().split("\n").pop();

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from generator.config.errors import ConfigProblem, KeyPath
 from generator.config.load import Config
-from generator.config.models import PartialDate
+from generator.config.models import PartialDate, PluralText
 from generator.config.source import SourceFile
 
 WEIGHT_TOLERANCE = 1e-9
@@ -82,6 +82,7 @@ def _glossary(config: Config) -> Iterator[Finding]:
                 )
     chinese: list[tuple[KeyPath, str]] = [(("zh_text", key), text) for key, text in glossary.zh_text.items()]
     chinese += [(("interface", key, "zh"), pair.zh) for key, pair in glossary.interface.items()]
+    chinese += list(_zh_view_texts(glossary.zh_view))
     for where, text in chinese:
         for word, use in avoided.items():
             if word in text:
@@ -96,6 +97,9 @@ def _glossary(config: Config) -> Iterator[Finding]:
             )
     for key, message in zh_text_problems(config):
         yield Finding("glossary.yaml", ("zh_text", key), message)
+    for where, text in _zh_view_texts(glossary.zh_view):
+        if _CJK_SPACE.search(text):
+            yield Finding("glossary.yaml", where, "a space stands between Chinese characters; remove it.")
     e2e = config.scoring.pillars.get("e2e")
     for group in ("machine_weights", "rated_weights"):
         for name in getattr(e2e, group, None) or {}:
@@ -118,6 +122,15 @@ def _glossary(config: Config) -> Iterator[Finding]:
                 ("draw", "strata", tier),
                 f"the tier {tier!r} has no entry in glossary.yaml's terms; add its Chinese name there.",
             )
+
+
+def _zh_view_texts(zh_view: Mapping[str, str | PluralText]) -> Iterator[tuple[KeyPath, str]]:
+    for key, value in zh_view.items():
+        if isinstance(value, str):
+            yield ("zh_view", key), value
+        else:
+            yield ("zh_view", key, "one"), value.one
+            yield ("zh_view", key, "other"), value.other
 
 
 def _sums_to_one(values: Mapping[str, float]) -> bool:

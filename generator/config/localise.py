@@ -112,6 +112,17 @@ def zh_config(config: Config) -> Config:
     return out
 
 
+def view_words(config: Config, language: str) -> dict[str, object] | None:
+    """The editor drawing's words in one language, as cvb_scorer.view_text.ViewText.from_mapping takes them;
+    None for English, which is the scorer's own."""
+    if language == "en":
+        return None
+    return {
+        k: v if isinstance(v, str) else {"one": v.one, "other": v.other}
+        for k, v in config.glossary.zh_view.items()
+    }
+
+
 def zh_text_problems(config: Config) -> Iterator[tuple[str, str]]:
     """(key, sentence) for each zh_text key that does not name a sentence of the config."""
     for key in config.glossary.zh_text:

@@ -456,8 +456,15 @@ class Bilingual(Model):
     zh: Text
 
 
+class PluralText(Model):
+    one: Text
+    other: Text
+
+
 class GlossaryFile(Model):
     terms: dict[GlossaryId, Term]
     avoid: dict[Text, Text]
     zh_text: dict[Text, Text]
     interface: dict[GlossaryId, Bilingual]
+    # The editor drawing's words in Chinese, keyed as cvb_scorer.view_text.ViewText's fields (checked there).
+    zh_view: dict[GlossaryId, Text | PluralText]

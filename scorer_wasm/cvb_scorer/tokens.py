@@ -55,15 +55,6 @@ class TokenClass(enum.Enum):
     OTHER = "other"
 
 
-TOKEN_CLASS_LABELS: dict[TokenClass, str] = {
-    TokenClass.HAN: "Han",
-    TokenClass.CANTONESE: "Cantonese-specific",
-    TokenClass.LATIN: "Latin",
-    TokenClass.DIGIT: "digits",
-    TokenClass.OTHER: "other",
-}
-
-
 def is_han(ch: str) -> bool:
     cp = ord(ch)
     if cp < 0x3400:

@@ -9,6 +9,7 @@ handlers), so it can appear more than once on a page.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -23,7 +24,8 @@ from cvb_scorer.metrics import ClipScore, score_normalised
 from cvb_scorer.normalise import Normalised, normalise_hypothesis, normalise_reference
 from cvb_scorer.rules import ScoringRules, load_packaged_rules
 from cvb_scorer.signature import signature
-from cvb_scorer.tokens import TOKEN_CLASS_LABELS, TokenClass
+from cvb_scorer.tokens import TokenClass
+from cvb_scorer.view_text import ENGLISH, Plural, ViewText
 
 _NEEDS_ESCAPE = re.compile("[&<>\"']")
 
@@ -37,25 +39,32 @@ VIEW_CLASSES = (TokenClass.HAN, TokenClass.CANTONESE, TokenClass.LATIN, TokenCla
 
 # Each op is told apart by element, class, a visible symbol and a word in the legend, never by colour alone.
 _LEGEND = (
-    ("match", '<span class="cvb-op cvb-match" data-op="match">字</span>', "match: the same character"),
+    ("match", '<span class="cvb-op cvb-match" data-op="match">字</span>', "legend_match"),
     (
         "substitute",
         '<mark class="cvb-op cvb-sub" data-op="substitute"><del>字</del>'
         '<span class="cvb-sym" aria-hidden="true">→</span><ins>子</ins></mark>',
-        "substitution: reference → hypothesis",
+        "legend_substitute",
     ),
     (
         "delete",
         '<del class="cvb-op cvb-del" data-op="delete">'
         '<span class="cvb-sym" aria-hidden="true">−</span>字</del>',
-        "deletion: in the reference, missing from the hypothesis",
+        "legend_delete",
     ),
     (
         "insert",
         '<ins class="cvb-op cvb-ins" data-op="insert">'
         '<span class="cvb-sym" aria-hidden="true">+</span>字</ins>',
-        "insertion: in the hypothesis, not in the reference",
+        "legend_insert",
     ),
+)
+# The view's classes with the field of ViewText that names each.
+_CLASS_NAMES = (
+    (TokenClass.HAN, "class_han"),
+    (TokenClass.CANTONESE, "class_cantonese"),
+    (TokenClass.LATIN, "class_latin"),
+    (TokenClass.DIGIT, "class_digit"),
 )
 
 
@@ -148,51 +157,35 @@ def _longer_than_one(tokens: tuple[str, ...]) -> int:
     return len(lengths) - lengths.count(1) - lengths.count(0)
 
 
-def agreement_sentence(clip: ClipScore) -> str:
+def agreement_sentence(clip: ClipScore, text: ViewText = ENGLISH) -> str:
     """Whether CER and MER agree on this text, and why."""
     runs = _longer_than_one(clip.ref_tokens) + _longer_than_one(clip.hyp_tokens)
     c, m = clip.cer_counts, clip.mer_counts
     agree = c.errors * m.N == m.errors * c.N and (c.N > 0) == (m.N > 0)
-    plural = "run" if runs == 1 else "runs"
     if agree and runs == 0:
-        return (
-            "CER and MER agree on this text: every token is a single character, so there is no Latin word "
-            "or number for them to count differently."
-        )
+        return text.agree_single
     if agree:
-        return (
-            f"CER and MER agree on this text although it has {runs} Latin or digit {plural}: its errors fall "
-            "where a character and a token are the same thing."
-        )
-    return (
-        f"CER and MER differ on this text (CER {_pct(clip.cer)}, MER {_pct(clip.mer)}): "
-        "MER counts each Latin word and each number as one token where CER counts every letter "
-        f"and digit, and this text has {runs} "
-        f"such {plural}."
-    )
+        return text.agree_runs.format(runs=text.agree_run_count.of(runs))
+    return text.differ.format(cer=_pct(clip.cer), mer=_pct(clip.mer), runs=text.differ_run_count.of(runs))
 
 
-def simplified_sentence(clip: ClipScore) -> str:
+def simplified_sentence(clip: ClipScore, text: ViewText = ENGLISH) -> str:
     s = clip.simplified
     if s.characters == 0 and s.errors == 0:
-        return "The hypothesis has no Simplified-only characters."
-    chars = "character" if s.characters == 1 else "characters"
-    errs = "error" if s.errors == 1 else "errors"
-    return (
-        f"The hypothesis has {s.characters} Simplified-only {chars}; {s.errors} {errs} would not have been "
-        "charged had it written Traditional."
+        return text.simplified_none
+    return text.simplified_some.format(
+        characters=text.simplified_characters.of(s.characters), errors=text.simplified_errors.of(s.errors)
     )
 
 
-def fold_sentence(ref: Normalised) -> str:
+def fold_sentence(ref: Normalised, text: ViewText = ENGLISH) -> str:
     if not ref.fold_changes:
-        return "The reference fold changed nothing: the reference has no Simplified-only character."
+        return text.fold_none
     tally = Counter((c.before, c.after) for c in ref.fold_changes)
-    listed = ", ".join(
+    listed = text.list_separator.join(
         f"{escape(b)}→{escape(a)}" + (f" ×{k}" if k > 1 else "") for (b, a), k in sorted(tally.items())
     )
-    n = len(ref.fold_changes)
-    return f"The reference fold changed {n} character{'s' if n != 1 else ''}: {listed}."
+    return text.fold_some.format(characters=text.fold_characters.of(len(ref.fold_changes)), changes=listed)
 
 
 def _summary_figures(clip: ClipScore) -> dict[str, Any]:
@@ -222,10 +215,16 @@ _VIEW_OPEN = '<div class="cvb-view" data-cvb-view="1">'
 _ALIGNMENT_OPEN = '<p class="cvb-alignment" lang="yue-Hant-HK" data-cvb-part="alignment">'
 
 
-def alignment_html(clip: ClipScore, ops: list[tuple[Op, str, str]]) -> tuple[str, ...]:
+def _empty(text: ViewText) -> tuple[str, ...]:
+    return (f'<span class="cvb-empty">{escape(text.empty)}</span>',)
+
+
+def alignment_html(
+    clip: ClipScore, ops: list[tuple[Op, str, str]], text: ViewText = ENGLISH
+) -> tuple[str, ...]:
     """The alignment paragraph's children: one element per run of the edit script."""
     if not ops:
-        return ('<span class="cvb-empty">(both texts are empty after normalisation)</span>',)
+        return _empty(text)
     # The runs are slices of the two normalised texts (which punctuation removal leaves with nothing to
     # escape): when neither text needs escaping, no run does, and the test per run is skipped.
     texts = (clip.reference.cer, clip.hypothesis.cer)
@@ -245,52 +244,71 @@ def mer_ops(clip: ClipScore) -> list[tuple[Op, tuple[str, ...], tuple[str, ...]]
     return [(op, ref[i0:i1], hyp[j0:j1]) for op, i0, i1, j0, j1 in clip.mer_alignment.runs]
 
 
-def mer_alignment_html(clip: ClipScore) -> tuple[str, ...]:
+def mer_alignment_html(clip: ClipScore, text: ViewText = ENGLISH) -> tuple[str, ...]:
     """The alignment paragraph's children when the editor draws MER: one element per run of token steps."""
     ops = mer_ops(clip)
     if not ops:
-        return ('<span class="cvb-empty">(both texts are empty after normalisation)</span>',)
+        return _empty(text)
     return tuple(_op_html(op, TOKEN_GAP.join(r), TOKEN_GAP.join(h)) for op, r, h in ops)
 
 
-def details_html(clip: ClipScore, sig: str) -> str:
-    """Everything after the alignment: the legend, the figures, the sentences and the signature."""
+def details_html(clip: ClipScore, sig: str, text: ViewText = ENGLISH) -> str:
+    """Everything after the alignment: the legend, the figures, the sentences and the signature, in ``text``'s
+    words (escaped: they may come from a site's config)."""
+    words = _escaped(text)
     parts: list[str] = ['<dl class="cvb-legend" data-cvb-part="legend">']
-    for name, sample, words in _LEGEND:
-        parts.append(f'<div class="cvb-legend-item" data-op="{name}"><dt>{sample}</dt><dd>{words}</dd></div>')
+    for name, sample, field in _LEGEND:
+        parts.append(
+            f'<div class="cvb-legend-item" data-op="{name}"><dt>{sample}</dt><dd>{getattr(words, field)}</dd></div>'
+        )
     parts.append("</dl>")
     parts.append(
-        '<table class="cvb-figures" data-cvb-part="figures"><thead><tr><th scope="col">Rate</th>'
-        '<th scope="col">Value</th><th scope="col">S</th><th scope="col">D</th><th scope="col">I</th>'
-        '<th scope="col">N</th></tr></thead><tbody>'
+        f'<table class="cvb-figures" data-cvb-part="figures"><thead><tr><th scope="col">{words.figures_rate}</th>'
+        f'<th scope="col">{words.figures_value}</th><th scope="col">S</th><th scope="col">D</th>'
+        '<th scope="col">I</th><th scope="col">N</th></tr></thead><tbody>'
     )
     for label, value, c in (
-        ("CER (characters)", clip.cer, clip.cer_counts),
-        ("MER (Mix Error Rate: Han characters, Latin words, numbers)", clip.mer, clip.mer_counts),
+        (words.figures_cer, clip.cer, clip.cer_counts),
+        (words.figures_mer, clip.mer, clip.mer_counts),
     ):
         parts.append(
             f'<tr><th scope="row">{label}</th><td class="cvb-rate">{_pct(value)}</td><td>{c.S}</td>'
             f"<td>{c.D}</td><td>{c.I}</td><td>{c.N}</td></tr>"
         )
     parts.append("</tbody></table>")
-    parts.append(f'<p class="cvb-agreement" data-cvb-part="agreement">{agreement_sentence(clip)}</p>')
-    parts.append(f'<p class="cvb-simplified" data-cvb-part="simplified">{simplified_sentence(clip)}</p>')
+    parts.append(f'<p class="cvb-agreement" data-cvb-part="agreement">{agreement_sentence(clip, words)}</p>')
     parts.append(
-        '<table class="cvb-classes" data-cvb-part="classes"><caption>CER errors by character class '
-        "(substitutions and deletions by the reference character, insertions by the hypothesis character)"
-        '</caption><thead><tr><th scope="col">Class</th><th scope="col">N</th><th scope="col">S</th>'
-        '<th scope="col">D</th><th scope="col">I</th><th scope="col">Errors</th></tr></thead><tbody>'
+        f'<p class="cvb-simplified" data-cvb-part="simplified">{simplified_sentence(clip, words)}</p>'
     )
-    for cls in VIEW_CLASSES:
+    parts.append(
+        f'<table class="cvb-classes" data-cvb-part="classes"><caption>{words.classes_caption}</caption>'
+        f'<thead><tr><th scope="col">{words.classes_class}</th><th scope="col">N</th><th scope="col">S</th>'
+        f'<th scope="col">D</th><th scope="col">I</th><th scope="col">{words.classes_errors}</th></tr></thead>'
+        "<tbody>"
+    )
+    for cls, field in _CLASS_NAMES:
         cc = clip.by_class[cls]
         parts.append(
-            f'<tr data-class="{cls.value}"><th scope="row">{TOKEN_CLASS_LABELS[cls]}</th><td>{cc.N}</td>'
+            f'<tr data-class="{cls.value}"><th scope="row">{getattr(words, field)}</th><td>{cc.N}</td>'
             f"<td>{cc.S}</td><td>{cc.D}</td><td>{cc.I}</td><td>{cc.errors}</td></tr>"
         )
     parts.append("</tbody></table>")
-    parts.append(f'<p class="cvb-fold" data-cvb-part="fold">{fold_sentence(clip.reference)}</p>')
+    parts.append(f'<p class="cvb-fold" data-cvb-part="fold">{fold_sentence(clip.reference, words)}</p>')
     parts.append(f'<p class="cvb-signature" data-cvb-part="signature"><code>{escape(sig)}</code></p>')
     return "".join(parts)
+
+
+@lru_cache(maxsize=4)
+def _escaped(text: ViewText) -> ViewText:
+    """``text`` with every word escaped for HTML, once per language rather than per keystroke. The values the
+    sentences take (counts, percentages, the fold's characters, escaped as they are listed) need no more."""
+    changes: dict[str, object] = {}
+    for field in dataclasses.fields(text):
+        value = getattr(text, field.name)
+        changes[field.name] = (
+            Plural(escape(value.one), escape(value.other)) if isinstance(value, Plural) else escape(value)
+        )
+    return dataclasses.replace(text, **changes)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=64)
@@ -309,15 +327,17 @@ def render_view(
     reference_is_normalised: bool = False,
     rules: ScoringRules | None = None,
     mer: bool = False,
+    text: ViewText = ENGLISH,
 ) -> EditorView:
     """The editor's view of one pair. The reference's normalisation is cached, so redrawing while the
     hypothesis changes costs only the hypothesis's normalisation and one alignment. With ``mer`` the drawing
-    is the MER token alignment instead of the character one; the figures and details are the same."""
+    is the MER token alignment instead of the character one; the figures and details are the same. ``text`` is
+    the language of the view's words (``cvb_scorer.view_text``); it changes no figure."""
     clip, sig = _scored(reference, hypothesis, reference_is_normalised=reference_is_normalised, rules=rules)
     ops = merged_ops(clip)
     return EditorView(
-        alignment=mer_alignment_html(clip) if mer else alignment_html(clip, ops),
-        details=details_html(clip, sig),
+        alignment=mer_alignment_html(clip, text) if mer else alignment_html(clip, ops, text),
+        details=details_html(clip, sig, text),
         figures=_figures(clip),
         ops=tuple((op.value, r, h) for op, r, h in ops),
         ref_norm=clip.reference.text,
@@ -346,17 +366,21 @@ class EditorParts:
     first: str
     clip: ClipScore
     signature: str
+    text: ViewText = ENGLISH
 
     def rest(self) -> str:
-        return _dumps({"details": details_html(self.clip, self.signature), "figures": _figures(self.clip)})
+        details = details_html(self.clip, self.signature, self.text)
+        return _dumps({"details": details, "figures": _figures(self.clip)})
 
 
-def render_editor_parts(*, reference: str, hypothesis: str, mer: bool = False) -> EditorParts:
+def render_editor_parts(
+    *, reference: str, hypothesis: str, mer: bool = False, text: ViewText = ENGLISH
+) -> EditorParts:
     """``render_view(...).to_editor_json()`` in two parts (see ``EditorParts``)."""
     clip, sig = _scored(reference, hypothesis, reference_is_normalised=False, rules=None)
-    alignment = mer_alignment_html(clip) if mer else alignment_html(clip, merged_ops(clip))
+    alignment = mer_alignment_html(clip, text) if mer else alignment_html(clip, merged_ops(clip), text)
     first = _dumps({"alignment": alignment, "figures": _summary_figures(clip), "signature": sig})
-    return EditorParts(first, clip, sig)
+    return EditorParts(first, clip, sig, text)
 
 
 def render_view_json(reference: str, hypothesis: str, reference_is_normalised: bool = False) -> str:

@@ -289,6 +289,9 @@ class Editor {
     this.verifiedNote = root.querySelector("[data-cvb-verified]");
     this.loadButton = root.querySelector("[data-cvb-load]");
     this.text = configuredStrings(root);
+    // The drawing's words when the page is not in the scorer's English: passed on, as the page has them, with
+    // every request, for the worker's Python to draw in (cvb_scorer.view_text).
+    this.viewText = root.dataset.cvbViewText ?? null;
     // The limit is a site setting (platform_config/site.yaml) written into the markup; no second copy lives here.
     this.state = S.initial({
       // The markup's own texts (a browser may have put older edits back into the boxes on a reload; the
@@ -390,7 +393,8 @@ class Editor {
       this.dispatch({ type: "answer-details", id: ask.id, details: part.details, figures: part.figures });
     };
     this.detailsFor = engine.nextId;
-    engine.call({ type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer" }, { progress: details }).then(
+    const request = { type: "render", reference: ask.reference, hypothesis: ask.hypothesis, mer: ask.drawing === "mer", text: this.viewText };
+    engine.call(request, { progress: details }).then(
       (message) => {
         let view;
         try {

@@ -5,7 +5,7 @@
 // runtime: Pyodide's folder, the wheels and the start-up snapshot, each at an address named by its content
 // (assets/runtime/<hash>/), which the site's service worker answers from its cache on a return visit.
 //
-// Messages in:  {type: "render", id, reference, hypothesis}
+// Messages in:  {type: "render", id, reference, hypothesis, mer, text} (text: the drawing's words, or null)
 //               {type: "score-files", id, reference: {name, bytes}, hypothesis: {name, bytes}}
 //               {type: "files-text", id}   {type: "clip", id, clip}
 // Messages out: {type: "progress", stage, text}
@@ -334,12 +334,15 @@ def _cvb_render(reference, hypothesis, mer=False):
 
 _cvb_parts = None
 
-def _cvb_render_first(reference, hypothesis, mer=False):
-    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses.
+def _cvb_render_first(reference, hypothesis, mer=False, text=None):
+    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses. text:
+    # the page's words for the drawing as JSON (data-cvb-view-text), or None for the scorer's English.
     global _cvb_parts
     from cvb_scorer.view import render_editor_parts
+    from cvb_scorer.view_text import view_text_from_json
 
-    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer)
+    words = view_text_from_json(text)
+    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer, text=words)
     return _cvb_parts.first
 
 def _cvb_render_rest():
@@ -576,7 +579,10 @@ onmessage = async (event) => {
   if (type === "render") {
     clearTimeout(detailsTimer);
     if (engine.filesPending()) filesWhenIdle(engine);
-    const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true);
+    // undefined, not null, for the scorer's English: Pyodide hands Python None for undefined but its own
+    // JsNull object for null.
+    const words = typeof message.text === "string" ? message.text : undefined;
+    const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true, words);
     if (await answer(id, first, engine.filesPending() ? engine.files : null)) {
       detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
       warmAfterFirstAnswer(engine);

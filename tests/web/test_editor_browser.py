@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,60 @@ def test_page_figures_and_alignment_equal_cpython_for_220_pairs(site: editor_sit
         if result["shown"] != want_html:
             mismatches.append(f"drawing differs for {result['reference']!r} / {result['hypothesis']!r}")
     assert not mismatches, "\n".join(mismatches[:20])
+
+
+# Pairs that take every branch of the drawing's sentences (tests/scorer/test_view_text.py has them all).
+WORDED_PAIRS = [
+    ("你好", "你好"),
+    ("ab好", ""),
+    ("我部iphone好", "我部iphone"),
+    ("这个iPhone好", "這个iPhome好"),
+    ("个个", "個个"),
+    ("", ""),
+]
+# The drawing's words, without the texts' own runs and the signature.
+DRAWING_WORDS = """
+(root) => {
+  const copy = root.querySelector('[data-cvb-drawing]').cloneNode(true);
+  for (const node of copy.querySelectorAll('[data-cvb-part="alignment"], code')) node.remove();
+  // Text by text, so the letters of neighbouring table cells (S, D, I, N) do not run into one word.
+  const walker = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  while (walker.nextNode()) texts.push(walker.currentNode.data);
+  return texts.join(' ');
+}
+"""
+
+
+def test_the_chinese_page_draws_in_the_configs_words_as_built_and_live(
+    site: editor_site.Site, page: Any
+) -> None:
+    from cvb_scorer.view_text import ViewText
+
+    from generator.config.load import load_config
+    from generator.config.localise import view_words
+
+    words = view_words(load_config(editor_site.ROOT / "platform_config"), "zh")
+    assert words is not None
+    text = ViewText.from_mapping(words)
+    render_view = editor_site.render_view()
+    sample = editor_site.sample()
+    page.goto(site.url("zh/" + site.editor_path))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)")
+    built = render_view(reference=sample["reference"], hypothesis=sample["hypothesis"], text=text).html
+    as_text = "(html) => { const t = document.createElement('template'); t.innerHTML = html; return t.content.textContent; }"
+    # Before Python loads: the drawing the build made, in the same words.
+    assert root.locator("[data-cvb-drawing]").text_content() == page.evaluate(as_text, built)
+    wait_live(page)
+    results = page.evaluate(SCORE_PAIRS, [WORDED_PAIRS, None])
+    expected = page.evaluate(
+        NORMALISE_HTML, [render_view(reference=r, hypothesis=h, text=text).html for r, h in WORDED_PAIRS]
+    )
+    for (reference, hypothesis), result, want in zip(WORDED_PAIRS, results, expected, strict=True):
+        assert result["shown"] == want, f"the Chinese drawing differs for {reference!r} / {hypothesis!r}"
+    prose = str(root.evaluate(DRAWING_WORDS))
+    assert words["legend_match"] in prose
+    assert not set(re.findall(r"[A-Za-z]{2,}", prose)) - {"CER", "MER"}, prose
 
 
 def test_editing_redraws_exactly_what_a_full_drawing_shows(site: editor_site.Site, page: Any) -> None:
