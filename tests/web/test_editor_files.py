@@ -3,6 +3,7 @@ give the same bytes; a bad line gets the CLI's sentence, with the file's name an
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import editor_site
 import pytest
-from conftest import wait_live
+from conftest import PageLog, open_context, wait_live
 from pairs import parity_pairs
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -201,3 +202,50 @@ def test_cancel_stops_a_large_run_keeps_the_texts_and_score_again_gives_the_clis
     box.locator("[data-page]").last.click()
     assert rows.first.get_attribute("data-clip") == by_worst[page_size]
     assert f"{page_size + 1:,}" in box.locator("caption").inner_text()
+
+
+# Where each of a box's visible buttons sits and whether it is drawn as one (a border), and how far apart the
+# clips' table keeps its cells' text.
+LAYOUT = """
+(root) => {
+  const buttons = [...root.querySelectorAll('[data-cvb-keep] button, [data-cvb-files-actions] button')]
+    .filter((b) => b.offsetParent !== null)
+    .map((b) => ({text: b.textContent, border: parseFloat(getComputedStyle(b).borderTopWidth),
+                  rect: b.getBoundingClientRect().toJSON()}));
+  const cell = root.querySelector('[data-cvb-files-table] tbody td');
+  const style = getComputedStyle(cell);
+  return {buttons, padding: parseFloat(style.paddingLeft) + parseFloat(style.paddingRight),
+          page: document.documentElement.scrollWidth};
+}
+"""
+
+
+def test_on_a_phone_the_buttons_are_buttons_and_the_clips_counts_stay_apart(
+    site: editor_site.Site, browser: Any, log: PageLog, tmp_path: Path
+) -> None:
+    # The theme leaves <button> as bare text: the copy, download, link and reset buttons read as one line of
+    # words, and the table's S, D, I, N columns as one number ("3 0 0 10 2"), on a phone in particular.
+    context = open_context(
+        browser, log, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(site.url("zh/" + site.editor_path))
+        root = wait_live(page)
+        root.locator("[data-cvb-hyp]").fill("保單號碼")
+        ref, hyp = write_pair(
+            tmp_path, [("保單號碼", "保单号码"), ("我部iPhone", "我部 i phone")] * 3, missing=0
+        )
+        choose(page, ref, hyp)
+        page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+        layout = root.evaluate(LAYOUT)
+    finally:
+        context.close()
+    buttons = layout["buttons"]
+    assert len(buttons) == 6, buttons  # copy, download, link, reset; the report's download and copy
+    assert all(b["border"] >= 1 for b in buttons), buttons
+    for a, b in itertools.pairwise(buttons):
+        same_line = abs(a["rect"]["top"] - b["rect"]["top"]) < 1
+        assert not same_line or b["rect"]["left"] - a["rect"]["right"] >= 4, (a, b)
+    assert layout["padding"] >= 8, layout
+    assert layout["page"] <= 390, layout
