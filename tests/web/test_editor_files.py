@@ -117,6 +117,25 @@ def test_a_file_with_a_bad_line_gets_the_clis_sentence(
     wait_live(page)
 
 
+def test_on_the_chinese_page_the_clis_sentence_is_introduced_in_chinese(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    from generator.config.load import load_config
+
+    ref, hyp = write_pair(tmp_path, [("保單", "保单"), ("你好", "你好")], missing=0)
+    hyp.write_text(hyp.read_text(encoding="utf-8") + "not json\n", encoding="utf-8")
+    sentence = cli(ref, hyp, "--json").stderr.decode().strip().removeprefix("cvb-score: ")
+    lead = load_config(editor_site.ROOT / "platform_config").glossary.interface["files_failed"].zh
+    assert lead != "{error}" and "{error}" in lead
+    page.goto(site.url("zh/" + site.editor_path))
+    choose(page, ref, hyp)
+    page.wait_for_function(
+        "([sel, want]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent === want",
+        arg=[FILES, lead.replace("{error}", sentence)],
+        timeout=120_000,
+    )
+
+
 PASTE = """
 ([selector, text]) => {
   const box = document.querySelector(selector);
