@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import editor_site
 import jinja2
 import pytest
@@ -18,6 +22,8 @@ INPUTS = {
     "wheel_name": "cvb_scorer-1.0.0-py3-none-any.whl",
     "asset_base": "../assets",
     "max_chars": 20000,
+    # The drawing's words as JSON, or None on a page in the scorer's English (no attribute at all).
+    "view_text": None,
     # Every label and message comes from the config; the template types none.
     "ui": interface_strings(load_config(editor_site.ROOT / "platform_config"), "en"),
 }
@@ -45,6 +51,14 @@ def test_user_text_is_escaped_and_the_drawing_is_not() -> None:
     assert "<script>" not in html and "<img" not in html
     assert "&lt;/textarea&gt;&lt;script&gt;" in html
     assert '<div class="cvb-view">drawn</div>' in html
+
+
+def test_the_drawings_words_are_an_escaped_attribute_only_when_given() -> None:
+    assert "data-cvb-view-text" not in render()
+    words = json.dumps({"legend_match": "相同 \"<b>\" & 'x'"}, ensure_ascii=False)
+    found = re.search(r'data-cvb-view-text="([^"]*)"', render(view_text=words))
+    assert found is not None and "<b>" not in found.group(1)
+    assert html.unescape(found.group(1)) == words
 
 
 def test_boxes_are_labelled_and_read_only_until_the_script_mounts() -> None:
