@@ -157,8 +157,12 @@ def _longer_than_one(tokens: tuple[str, ...]) -> int:
     return len(lengths) - lengths.count(1) - lengths.count(0)
 
 
+# The sentences are HTML, in ``text``'s words escaped (the fold's characters are escaped as they are listed).
+
+
 def agreement_sentence(clip: ClipScore, text: ViewText = ENGLISH) -> str:
     """Whether CER and MER agree on this text, and why."""
+    text = _escaped(text)
     runs = _longer_than_one(clip.ref_tokens) + _longer_than_one(clip.hyp_tokens)
     c, m = clip.cer_counts, clip.mer_counts
     agree = c.errors * m.N == m.errors * c.N and (c.N > 0) == (m.N > 0)
@@ -170,6 +174,7 @@ def agreement_sentence(clip: ClipScore, text: ViewText = ENGLISH) -> str:
 
 
 def simplified_sentence(clip: ClipScore, text: ViewText = ENGLISH) -> str:
+    text = _escaped(text)
     s = clip.simplified
     if s.characters == 0 and s.errors == 0:
         return text.simplified_none
@@ -179,6 +184,7 @@ def simplified_sentence(clip: ClipScore, text: ViewText = ENGLISH) -> str:
 
 
 def fold_sentence(ref: Normalised, text: ViewText = ENGLISH) -> str:
+    text = _escaped(text)
     if not ref.fold_changes:
         return text.fold_none
     tally = Counter((c.before, c.after) for c in ref.fold_changes)
@@ -276,9 +282,9 @@ def details_html(clip: ClipScore, sig: str, text: ViewText = ENGLISH) -> str:
             f"<td>{c.D}</td><td>{c.I}</td><td>{c.N}</td></tr>"
         )
     parts.append("</tbody></table>")
-    parts.append(f'<p class="cvb-agreement" data-cvb-part="agreement">{agreement_sentence(clip, words)}</p>')
+    parts.append(f'<p class="cvb-agreement" data-cvb-part="agreement">{agreement_sentence(clip, text)}</p>')
     parts.append(
-        f'<p class="cvb-simplified" data-cvb-part="simplified">{simplified_sentence(clip, words)}</p>'
+        f'<p class="cvb-simplified" data-cvb-part="simplified">{simplified_sentence(clip, text)}</p>'
     )
     parts.append(
         f'<table class="cvb-classes" data-cvb-part="classes"><caption>{words.classes_caption}</caption>'
@@ -293,7 +299,7 @@ def details_html(clip: ClipScore, sig: str, text: ViewText = ENGLISH) -> str:
             f"<td>{cc.S}</td><td>{cc.D}</td><td>{cc.I}</td><td>{cc.errors}</td></tr>"
         )
     parts.append("</tbody></table>")
-    parts.append(f'<p class="cvb-fold" data-cvb-part="fold">{fold_sentence(clip.reference, words)}</p>')
+    parts.append(f'<p class="cvb-fold" data-cvb-part="fold">{fold_sentence(clip.reference, text)}</p>')
     parts.append(f'<p class="cvb-signature" data-cvb-part="signature"><code>{escape(sig)}</code></p>')
     return "".join(parts)
 
