@@ -408,6 +408,7 @@ class Editor {
           // How long the request waited before Python took it, and the answer took to come back.
           toWorkerMs: message.started - message.sent,
           fromWorkerMs: message.received - message.finished,
+          warmUpDrawings: message.warmUp,
         };
         this.dispatch({ type: "answer", id: ask.id, view, timing });
       },

@@ -421,3 +421,40 @@ def test_without_a_kept_runtime_the_search_index_is_built_as_the_page_loads(
     page.goto(site.url(site.editor_path))
     search(page, "CER")
     assert page.evaluate(SEARCH_MARKS)["cvb:search-index-start"] is None
+
+
+# An edit of the hypothesis, and how many warm-up drawings the worker had made when it answered. With
+# `atOnce`, the edit is made the moment the editor draws its first answer (the focus is the reader's intent).
+EDIT_AND_COUNT = """
+async ([text, atOnce]) => {
+  const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+  const hyp = root.querySelector('[data-cvb-hyp]');
+  const drawnAs = (want) => new Promise((resolve) => root.addEventListener('cvb:drawn', function on(event) {
+    if (want !== null && event.detail.hypothesis !== want) return;
+    root.removeEventListener('cvb:drawn', on);
+    resolve(event.detail.warmUpDrawings);
+  }));
+  if (atOnce) {
+    const live = drawnAs(null);
+    hyp.focus();
+    await live;
+  }
+  const drawn = drawnAs(text);
+  hyp.value = text;
+  hyp.dispatchEvent(new Event('input', {bubbles: true}));
+  return await drawn;
+}
+"""
+
+
+def test_the_warm_up_stops_for_good_at_the_readers_first_request(site: editor_site.Site, page: Any) -> None:
+    # The worker warms the code with a few drawings of its own after its first answer, one per task; once the
+    # reader asks for something, their drawings do that, and a warm-up drawing still to come would only make a
+    # keystroke wait behind it.
+    page.goto(site.url(site.editor_path))
+    page.locator(FULL).scroll_into_view_if_needed()
+    first = page.evaluate(EDIT_AND_COUNT, ["保單號碼一", True])
+    page.wait_for_timeout(1500)  # time for the rest of the warm-up, were it still going
+    second = page.evaluate(EDIT_AND_COUNT, ["保單號碼二", False])
+    assert isinstance(first, int) and first >= 0, first
+    assert second == first
