@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 import yaml
 
-from generator.config import Config, ConfigError, ConfigProblem
+from generator.config import Config, ConfigError
 from generator.config.invariants import Finding
 from generator.config.localise import view_words
 
@@ -96,27 +96,23 @@ class EditorSample:
     words: Mapping[str, object] | None = None
 
 
-def view_text_problems(config: Config) -> list[ConfigProblem]:
-    """glossary.yaml's zh_view against the installed scorer's ViewText: a field missing or unknown, or a text
-    with other placeholders than the English one. Checked here, not when the config loads, because the wheel is
-    built from a loaded config: the loader cannot need the scorer the build is about to make."""
-    from cvb_scorer.view_text import text_problems
-
-    words = view_words(config, "zh") or {}
-    return [
-        Finding("glossary.yaml", ("zh_view", *field.split(".")), message).located(config.sources)
-        for field, message in text_problems(words)
-    ]
-
-
 def editor_sample(examples: Path, config: Config, *, language: str) -> EditorSample:
-    """The sample, drawn in the edition's words (glossary.yaml ``zh_view``; the scorer's own English)."""
+    """The sample, drawn in the edition's words (glossary.yaml ``zh_view``; the scorer's own English).
+
+    The words are checked against the installed scorer's ViewText here (a field missing or unknown, or other
+    placeholders than the English text's), not when the config loads: the wheel is built from a loaded config,
+    so the loader cannot need the scorer the build is about to make."""
     from cvb_scorer.view import render_view
-    from cvb_scorer.view_text import ENGLISH, ViewText
+    from cvb_scorer.view_text import ENGLISH, ViewText, text_problems
 
     words = view_words(config, language)
-    if words is not None and (problems := view_text_problems(config)):
-        raise ConfigError(problems)
+    if words is not None:
+        problems = [
+            Finding("glossary.yaml", ("zh_view", *field.split(".")), message).located(config.sources)
+            for field, message in text_problems(words)
+        ]
+        if problems:
+            raise ConfigError(problems)
     text = ENGLISH if words is None else ViewText.from_mapping(words)
     sample: Any = yaml.safe_load((examples / "editor_sample.yaml").read_text(encoding="utf-8"))
     reference, hypothesis = sample["reference"], sample["hypothesis"]

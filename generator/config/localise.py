@@ -117,10 +117,7 @@ def view_words(config: Config, language: str) -> dict[str, object] | None:
     None for English, which is the scorer's own."""
     if language == "en":
         return None
-    return {
-        k: v if isinstance(v, str) else {"one": v.one, "other": v.other}
-        for k, v in config.glossary.zh_view.items()
-    }
+    return {k: v if isinstance(v, str) else v.model_dump() for k, v in config.glossary.zh_view.items()}
 
 
 def zh_text_problems(config: Config) -> Iterator[tuple[str, str]]:

@@ -222,7 +222,7 @@ _ALIGNMENT_OPEN = '<p class="cvb-alignment" lang="yue-Hant-HK" data-cvb-part="al
 
 
 def _empty(text: ViewText) -> tuple[str, ...]:
-    return (f'<span class="cvb-empty">{escape(text.empty)}</span>',)
+    return (f'<span class="cvb-empty">{_escaped(text).empty}</span>',)
 
 
 def alignment_html(
