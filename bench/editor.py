@@ -375,8 +375,8 @@ def one_run(
     return run
 
 
-# Records when the file job's progress enters each phase (clips read, bootstrap, report) and when the answer
-# is on the page, in seconds from now.
+# Records when the file job's progress enters each phase (clips read, bootstrap, report), when the figures
+# and the table are first on the page (before the intervals) and when the whole report is, in seconds from now.
 WATCH_PHASES = """
 (selector) => {
   const box = document.querySelector(selector + ' [data-cvb-files]');
@@ -386,6 +386,10 @@ WATCH_PHASES = """
   new MutationObserver(() => {
     const phase = box.querySelector('[data-cvb-files-running]').dataset.phase;
     if (phase && !(phase in window.cvbPhases)) window.cvbPhases[phase] = at();
+    // The figures and the table, before the intervals (report.scored_json), then the whole report.
+    if (box.querySelector('[data-cvb-files-table] tbody tr') && !('table' in window.cvbPhases)) {
+      window.cvbPhases.table = at();
+    }
     if (!box.querySelector('[data-cvb-files-actions]').hidden && !('shown' in window.cvbPhases)) {
       window.cvbPhases.shown = at();
     }

@@ -13,12 +13,21 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from cvb_scorer import __version__
 from cvb_scorer.progress import Progress, throttled
-from cvb_scorer.report import InputError, alignment_text, decode_jsonl, report_json, report_text, score_jsonl
+from cvb_scorer.report import (
+    InputError,
+    Report,
+    alignment_text,
+    decode_jsonl,
+    report_json,
+    report_text,
+    score_jsonl,
+    scored_json,
+)
 from cvb_scorer.rules import RulesError, ScoringRules, load_packaged_rules, rules_from_json
 
 STDIN = "-"
@@ -88,7 +97,13 @@ def _write(stream: TextIO, text: str) -> None:
     buffer.flush()
 
 
-def _output(args: argparse.Namespace, *, progress: Progress | None) -> str:
+def _output(
+    args: argparse.Namespace,
+    *,
+    progress: Progress | None,
+    scored: Callable[[str], None] | None,
+    reported: Callable[[Report], None] | None,
+) -> str:
     if args.ref == STDIN and args.hyp == STDIN:
         raise InputError("REF and HYP cannot both be - (standard input); pass at most one of them as -.")
     rules = _rules(args.rules)
@@ -100,7 +115,10 @@ def _output(args: argparse.Namespace, *, progress: Progress | None) -> str:
         ref_name=ref_name,
         hyp_name=hyp_name,
         progress=progress,
+        scored=None if scored is None else lambda corpus, missing: scored(scored_json(corpus, missing)),
     )
+    if reported is not None:
+        reported(report)
     if args.align is not None:
         clip = next((c for c in report.corpus.clips if c.id == args.align), None)
         if clip is None:
@@ -121,14 +139,29 @@ def _one_blas_thread() -> None:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def main(argv: Sequence[str] | None = None, *, progress: Progress | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    progress: Progress | None = None,
+    scored: Callable[[str], None] | None = None,
+    reported: Callable[[Report], None] | None = None,
+) -> int:
     """The command; ``progress(phase, done, total)``, when given, hears how a long run advances, at most once
-    per whole percent of each phase (``cvb_scorer.progress``): the editor's file mode draws its bar from it."""
+    per whole percent of each phase (``cvb_scorer.progress``): the editor's file mode draws its bar from it.
+    ``scored(json)``, when given, gets the report's figures and clips before the intervals are computed
+    (``report.scored_json``), once, and only for input that scores; ``reported(report)`` gets the ``Report``
+    the output is made from (``report_text(report)`` is what the command prints without ``--json``), so a
+    caller that wants both forms computes the report once. Neither hook changes what is printed."""
     if argv is None:
         _one_blas_thread()
     args = _parser().parse_args(argv)
     try:
-        text = _output(args, progress=None if progress is None else throttled(progress))
+        text = _output(
+            args,
+            progress=None if progress is None else throttled(progress),
+            scored=scored,
+            reported=reported,
+        )
     except (InputError, RulesError) as exc:
         _write(sys.stderr, f"cvb-score: {exc}\n")
         return 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,8 +177,11 @@ def score_jsonl(
     ref_name: str,
     hyp_name: str,
     progress: Progress | None = None,
+    scored: Callable[[CorpusScore, tuple[str, ...]], None] | None = None,
 ) -> Report:
-    """The report on two JSONL texts; ``progress`` hears of the clips read and the resamples drawn."""
+    """The report on two JSONL texts; ``progress`` hears of the clips read and the resamples drawn, and
+    ``scored`` gets the scored corpus and the ids without a hypothesis once the clips are scored, before the
+    bootstrap (which is most of a long run when numpy is not there, as in the browser)."""
     limit = rules.input.max_text_chars
     refs = parse_jsonl(ref_text, name=ref_name, max_chars=limit)
     hyps = parse_jsonl(hyp_text, name=hyp_name, max_chars=limit)
@@ -193,6 +197,9 @@ def score_jsonl(
     # Loaded now when the bootstrap will load it, numpy serves the corpus alignment too.
     load_route(draws=boot.resamples * len(triples))
     corpus = score_corpus(triples, progress=progress)
+    missing = tuple(c.id for c in corpus.clips if not c.has_hypothesis)
+    if scored is not None:
+        scored(corpus, missing)
     # Resampling runs over the clips sorted by id (code point order, the same in every Python), so the
     # interval does not depend on the order of lines in the reference file.
     by_id = sorted(corpus.clips, key=_clip_id)
@@ -209,7 +216,6 @@ def score_jsonl(
         *interval_warnings("CER", cer_iv, clips=n, min_clips=boot.min_clips),
         *interval_warnings("MER", mer_iv, clips=n, min_clips=boot.min_clips),
     ]
-    missing = tuple(c.id for c in corpus.clips if not c.has_hypothesis)
     return Report(corpus, cer_iv, mer_iv, signature(rules=rules), missing, tuple(warnings))
 
 
@@ -223,8 +229,6 @@ def _ci_key(level: float) -> str:
 
 def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str, Any]:
     """The report as the JSON object ``cvb-score --json`` prints; ``progress`` hears of the clips written."""
-    corpus = report.corpus
-    c, m = corpus.cer_counts, corpus.mer_counts
     level = report.cer_interval.level
     intervals = {
         "cer": [report.cer_interval.low, report.cer_interval.high],
@@ -232,17 +236,28 @@ def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str
     }
     warnings = list(report.warnings)
     return {
-        "cer": corpus.cer,
-        "mer": corpus.mer,
+        **_scored_fields(report.corpus, report.missing, progress=progress),
         _ci_key(level): intervals,
         "interval": {"level": level, "method": "percentile bootstrap over clips", "warnings": warnings},
+        "signature": report.signature,
+    }
+
+
+def _scored_fields(
+    corpus: CorpusScore, missing: tuple[str, ...], *, progress: Progress | None
+) -> dict[str, Any]:
+    """What the report says once the clips are scored: everything but the intervals and the signature."""
+    c, m = corpus.cer_counts, corpus.mer_counts
+    return {
+        "cer": corpus.cer,
+        "mer": corpus.mer,
         "counts": {"S": c.S, "D": c.D, "I": c.I, "N": c.N},
         "mer_counts": {"S": m.S, "D": m.D, "I": m.I, "N": m.N},
         "coverage": {
             "clips": len(corpus.clips),
             "with_hypothesis": corpus.covered,
             "share": corpus.coverage,
-            "missing": list(report.missing),
+            "missing": list(missing),
         },
         # The Simplified costs of all clips at once: the clips that need alignments share them.
         "clips": [
@@ -254,8 +269,14 @@ def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str
                 progress=progress,
             )
         ],
-        "signature": report.signature,
     }
+
+
+def scored_json(corpus: CorpusScore, missing: tuple[str, ...]) -> str:
+    """The report's JSON before its intervals: ``report_json``'s object without the ``ci..``, ``interval``
+    and ``signature`` keys, every other value the same. The editor's file mode shows it while the bootstrap
+    runs."""
+    return _dumps(_scored_fields(corpus, missing, progress=None))
 
 
 def _clip_dict(clip: ClipScore, simplified: SimplifiedCost) -> dict[str, Any]:
@@ -283,9 +304,11 @@ def _clip_dict(clip: ClipScore, simplified: SimplifiedCost) -> dict[str, Any]:
 
 
 def report_json(report: Report, *, progress: Progress | None = None) -> str:
-    return json.dumps(
-        report_dict(report, progress=progress), ensure_ascii=False, sort_keys=True, separators=(",", ":")
-    )
+    return _dumps(report_dict(report, progress=progress))
+
+
+def _dumps(fields: dict[str, Any]) -> str:
+    return json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def score_jsonl_to_json(

@@ -173,6 +173,7 @@ const engine = {
         keepForOffline(message.serviceWorker, message.resources);
         break;
       case "files-progress":
+      case "files-scored":
         this.listeners.get(message.id)?.(message);
         break;
       case "details":
@@ -419,7 +420,9 @@ class Editor {
   scoreFiles(job) {
     const file = (chosen) => ({ name: chosen.name, bytes: chosen.bytes.slice(0) });
     const progress = (message) =>
-      this.dispatch({ type: "files-progress", id: job.id, phase: message.phase, done: message.done, total: message.total });
+      message.type === "files-scored"
+        ? this.dispatch({ type: "files-scored", id: job.id, data: JSON.parse(message.json) })
+        : this.dispatch({ type: "files-progress", id: job.id, phase: message.phase, done: message.done, total: message.total });
     engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }, { progress }).then(
       (message) => {
         engine.listeners.delete(message.id);
@@ -520,8 +523,9 @@ class Editor {
         this.dispatch({ type: "sort", key: sort.dataset.sort });
         return;
       }
+      // A clip's texts come from the worker, which is busy until the job is done.
       const row = event.target.closest("[data-clip]");
-      if (row) this.showClip(row.dataset.clip);
+      if (row && S.clipsOpen(this.state)) this.showClip(row.dataset.clip);
     });
     return parts;
   }
@@ -556,14 +560,14 @@ class Editor {
     const summary = S.filesSummary(state, this.text).join("\n");
     setText(parts.summary, summary);
     const painted = parts.painted;
-    if (files.report === painted.report && files.sort === painted.sort && files.selected === painted.selected && files.page === painted.page) {
-      return;
-    }
-    parts.painted = { report: files.report, sort: files.sort, selected: files.selected, page: files.page };
+    const open = S.clipsOpen(state);
+    const shown = { report: files.report, scored: files.scored, open, sort: files.sort, selected: files.selected, page: files.page };
+    if (Object.keys(shown).every((key) => shown[key] === painted[key])) return;
+    parts.painted = shown;
     const page = S.clipPage(state);
     parts.table.replaceChildren();
     if (!page.rows.length) return;
-    parts.table.append(clipTable(page, files, this.text));
+    parts.table.append(clipTable(page, files, this.text, open));
   }
 
   link() {
@@ -754,7 +758,8 @@ function cell(tag, text, attributes = {}) {
   return element;
 }
 
-function clipTable({ rows, page, pages, first, last, clips }, files, text) {
+// `open`: whether a clip's drawing can be asked for (the report is final); until then its button is disabled.
+function clipTable({ rows, page, pages, first, last, clips }, files, text, open) {
   const table = document.createElement("table");
   table.className = "cvb-files__table";
   const label = heading(COLUMNS.find(([key]) => key === files.sort.key)?.[1] ?? files.sort.key, text);
@@ -776,7 +781,9 @@ function clipTable({ rows, page, pages, first, last, clips }, files, text) {
     tr.dataset.clip = clip.id;
     if (files.selected === clip.id) tr.setAttribute("aria-selected", "true");
     const id = cell("th", "", { scope: "row" });
-    id.append(cell("button", clip.id, { type: "button", "data-clip": clip.id }));
+    const button = cell("button", clip.id, { type: "button", "data-clip": clip.id });
+    button.disabled = !open;
+    id.append(button);
     tr.append(id);
     for (const value of [
       S.percent(clip.cer),

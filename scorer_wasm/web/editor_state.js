@@ -46,6 +46,7 @@ export const STRINGS = Object.freeze({
   files_progress_bootstrap: "{percent}: confidence interval, {done} of {total} resamples",
   files_progress_report: "{percent}: writing the report, {done} of {total} clips",
   files_corpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
+  files_corpus_pending: "Corpus CER {cer}, MER {mer}. Their intervals follow once the resamples are drawn; a clip's alignment opens then too.",
   files_coverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
   files_rows: "Clips {first} to {last} of {clips}, sorted by {key}; the download has them all.",
   files_previous: "Previous page",
@@ -121,6 +122,7 @@ const FILES = Object.freeze({
   job: null, // {id, version}
   progress: null, // {phase, done, total} the job in the worker last reported
   cancelled: null, // the version whose job the reader stopped
+  scored: null, // {version, data}: the report without its intervals, shown while the job draws them
   report: null, // {version, json, data}
   error: null, // {version, message}
   sort: Object.freeze({ key: "cer", descending: true }),
@@ -240,6 +242,7 @@ export function next(state, event) {
         job: { id: event.id, version: event.version },
         sentVersion: event.version,
         progress: null,
+        scored: null,
         cancelled: null,
       });
     case "files-progress": {
@@ -249,10 +252,16 @@ export function next(state, event) {
         progress: Object.freeze({ phase: event.phase, done: Number(event.done) || 0, total: Number(event.total) || 0 }),
       });
     }
+    case "files-scored": {
+      // Shown only for the files in the boxes: a job sent for files since replaced keeps running unseen.
+      const job = state.files.job;
+      if (job?.id !== event.id || job.version !== state.files.version) return state;
+      return withFiles(state, { scored: Object.freeze({ version: job.version, data: event.data }), page: 0 });
+    }
     case "files-cancel": {
       const job = state.files.job;
       if (job === null) return state; // nothing runs: a cancel after the answer changes nothing
-      return withFiles(state, { job: null, progress: null, cancelled: job.version });
+      return withFiles(state, { job: null, progress: null, scored: null, cancelled: job.version });
     }
     case "files-rerun": {
       const f = state.files;
@@ -265,22 +274,30 @@ export function next(state, event) {
       // this editor that nobody cancelled is run again.
       const killed = state.files.job !== null;
       const restarted = with_(state, { engine: Engine.LOADING, stage: "", inFlight: null, sentVersion: 0 });
-      return killed ? withFiles(restarted, { job: null, progress: null, sentVersion: 0 }) : restarted;
+      return killed ? withFiles(restarted, { job: null, progress: null, scored: null, sentVersion: 0 }) : restarted;
     }
     case "files-answer":
     case "files-failed": {
       const job = state.files.job;
       if (job?.id !== event.id) return state;
-      if (job.version !== state.files.version) return withFiles(state, { job: null });
+      if (job.version !== state.files.version) return withFiles(state, { job: null, scored: null });
       return event.type === "files-answer"
         ? withFiles(state, {
             job: null,
             progress: null,
+            scored: null,
             error: null,
             report: { version: job.version, json: event.json, data: event.data },
-            page: 0,
+            // The reader who turned pages of the early table keeps their page.
+            page: state.files.scored ? state.files.page : 0,
           })
-        : withFiles(state, { job: null, progress: null, report: null, error: { version: job.version, message: event.message } });
+        : withFiles(state, {
+            job: null,
+            progress: null,
+            scored: null,
+            report: null,
+            error: { version: job.version, message: event.message },
+          });
     }
     case "sort": {
       if (!SORT_KEYS.includes(event.key)) return state;
@@ -362,23 +379,38 @@ export function filesStatus(state, text = STRINGS) {
   return fill(text.files_scoring, names);
 }
 
-/** The report's headline sentences: corpus rates with their interval, and coverage. */
+// The report of the files in the boxes: the final one, or while its job draws the intervals, the one without
+// them (its figures and clips are the final's, report.scored_json); null when there is neither.
+function shownReport(state) {
+  const { report, scored, job, version } = state.files;
+  if (report?.version === version) return report.data;
+  if (scored?.version === version && job?.version === version) return scored.data;
+  return null;
+}
+
+/** Whether a clip's drawing can be opened from the table: the report is final (the worker is free). */
+export function clipsOpen(state) {
+  return state.files.report?.version === state.files.version;
+}
+
+/** The report's headline sentences: corpus rates with their interval (once drawn), and coverage. */
 export function filesSummary(state, text = STRINGS) {
-  const report = state.files.report;
-  if (!report || report.version !== state.files.version) return [];
-  const d = report.data;
+  const d = shownReport(state);
+  if (!d) return [];
   const level = d.interval?.level ?? 0;
   const ci = d[`ci${Math.round(level * 100)}`] ?? { cer: [null, null], mer: [null, null] };
   const lines = [
-    fill(text.files_corpus, {
-      cer: percent(d.cer),
-      mer: percent(d.mer),
-      level: `${Math.round(level * 100)}%`,
-      cerLow: percent(ci.cer[0]),
-      cerHigh: percent(ci.cer[1]),
-      merLow: percent(ci.mer[0]),
-      merHigh: percent(ci.mer[1]),
-    }),
+    clipsOpen(state)
+      ? fill(text.files_corpus, {
+          cer: percent(d.cer),
+          mer: percent(d.mer),
+          level: `${Math.round(level * 100)}%`,
+          cerLow: percent(ci.cer[0]),
+          cerHigh: percent(ci.cer[1]),
+          merLow: percent(ci.mer[0]),
+          merHigh: percent(ci.mer[1]),
+        })
+      : fill(text.files_corpus_pending, { cer: percent(d.cer), mer: percent(d.mer) }),
     fill(text.files_coverage, {
       covered: numberFormat.format(d.coverage.with_hypothesis),
       clips: numberFormat.format(d.coverage.clips),
@@ -396,11 +428,11 @@ function sortValue(clip, key) {
 
 /** The per-clip rows in the chosen order (ties keep the file's order), at most `limit` of them. */
 export function sortedClips(state, limit = Number.POSITIVE_INFINITY) {
-  const report = state.files.report;
-  if (!report || report.version !== state.files.version) return [];
+  const report = shownReport(state);
+  if (!report) return [];
   const { key, descending } = state.files.sort;
   const sign = descending ? -1 : 1;
-  const rows = report.data.clips.map((clip, index) => ({ clip, index }));
+  const rows = report.clips.map((clip, index) => ({ clip, index }));
   rows.sort((a, b) => {
     const x = sortValue(a.clip, key);
     const y = sortValue(b.clip, key);
@@ -412,9 +444,8 @@ export function sortedClips(state, limit = Number.POSITIVE_INFINITY) {
 }
 
 function clipPages(state) {
-  const report = state.files.report;
-  if (!report || report.version !== state.files.version) return 0;
-  return Math.ceil(report.data.clips.length / ROWS_PER_PAGE);
+  const report = shownReport(state);
+  return report ? Math.ceil(report.clips.length / ROWS_PER_PAGE) : 0;
 }
 
 /** The page of the sorted table shown: its rows, which page of how many, and the clips' numbers (from 1). */

@@ -375,40 +375,69 @@ def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
         with open(path, "wb") as handle:
             handle.write(bytes(data))
     globals()["_cvb_placed"] = (ref, hyp)
+    globals()["_cvb_records"] = None
 
 
-def _cvb_cli(*options, progress=None):
+_cvb_report = None  # the Report of the last files scored (cli.main's reported)
+_cvb_records = None  # both files' records, read at the first clip opened (_cvb_clip)
+
+
+def _cvb_keep_report(report):
+    global _cvb_report
+    _cvb_report = report
+
+
+def _cvb_cli(*options, progress=None, scored=None):
     from cvb_scorer import cli
 
     out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
     with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
-        code = cli.main([*options, "--", *_cvb_placed], progress=progress)
+        code = cli.main(
+            [*options, "--", *_cvb_placed], progress=progress, scored=scored, reported=_cvb_keep_report
+        )
     if code != 0:
         return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
     return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
 
 
-def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None):
+def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None, scored=None):
     # \`report(phase, done, total)\` moves the page's bar: the CLI calls it at most once per whole percent of
-    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress).
+    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress). \`scored(json)\` gets the
+    # report without its intervals once the clips are scored (report.scored_json): without numpy the
+    # bootstrap is most of a long run (a 16,000-clip file: ~50 s of ~55), and the page shows the figures and
+    # the table meanwhile.
+    _cvb_keep_report(None)
     _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
-    return _cvb_cli("--json", progress=report)
+    return _cvb_cli("--json", progress=report, scored=scored)
 
 
 def _cvb_files_text():
-    return _cvb_cli()
+    # The CLI's text report of the files just scored, made from the report that run kept (what \`cvb-score
+    # REF HYP\` prints, cli.main): running the CLI again would draw the intervals again, most of a minute for
+    # a long file.
+    if _cvb_report is None:
+        return _cvb_cli()
+    from cvb_scorer.report import report_text
+
+    return _cvb_json.dumps({"output": report_text(_cvb_report)}, ensure_ascii=False)
 
 
 def _cvb_clip(clip_id):
-    from cvb_scorer.report import decode_jsonl, parse_jsonl
-    from cvb_scorer.rules import load_packaged_rules
+    # Both files are read once, at the first clip opened (a 16,000-clip pair took ~0.1 s in CPython, more
+    # here), and kept until other files are placed.
+    global _cvb_records
+    if _cvb_records is None:
+        from cvb_scorer.report import decode_jsonl, parse_jsonl
+        from cvb_scorer.rules import load_packaged_rules
 
-    limit = load_packaged_rules().input.max_text_chars
-    texts = []
-    for path in _cvb_placed:
-        with open(path, "rb") as handle:
-            records = parse_jsonl(decode_jsonl(handle.read(), name=path), name=path, max_chars=limit)
-        texts.append(records.get(clip_id, ("", 0))[0])
+        limit = load_packaged_rules().input.max_text_chars
+        read = []
+        for path in _cvb_placed:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            read.append(parse_jsonl(decode_jsonl(data, name=path), name=path, max_chars=limit))
+        _cvb_records = read
+    texts = [records.get(clip_id, ("", 0))[0] for records in _cvb_records]
     return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
 `);
   const render = pyodide.globals.get("_cvb_render");
@@ -617,6 +646,7 @@ function fileJob(files, message) {
   if (type === "score-files") {
     const { reference, hypothesis } = message;
     const report = (phase, done, total) => postMessage({ type: "files-progress", id, phase, done, total });
+    const scored = (json) => postMessage({ type: "files-scored", id, json });
     answer(id, () =>
       files.score(
         reference.name,
@@ -624,6 +654,7 @@ function fileJob(files, message) {
         hypothesis.name,
         new Uint8Array(hypothesis.bytes),
         report,
+        scored,
       ),
     );
   } else if (type === "files-text") {

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from cvb_scorer import __version__
 from cvb_scorer.cli import main
+from cvb_scorer.report import Report, report_json, report_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,30 @@ def rules_file(tmp_path: Path) -> Path:
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[Path, Path]:
     return write(tmp_path / "ref.jsonl", REF), write(tmp_path / "hyp.jsonl", HYP)
+
+
+@pytest.mark.parametrize("options", [["--json"], []])
+def test_the_report_handed_over_prints_as_the_command_does_in_either_form(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    # The editor's file mode scores once with --json and copies the text form from the report it was handed.
+    ref, hyp = files
+    kept: list[Report] = []
+    assert main([str(ref), str(hyp), *options], reported=kept.append) == 0
+    printed = capsys.readouterr().out
+    assert len(kept) == 1
+    assert main([str(ref), str(hyp), "--json"]) == 0
+    assert report_json(kept[0]) + "\n" == capsys.readouterr().out
+    assert main([str(ref), str(hyp)]) == 0
+    assert report_text(kept[0]) == capsys.readouterr().out
+    assert printed == (report_json(kept[0]) + "\n" if options else report_text(kept[0]))
+
+
+def test_a_run_that_fails_hands_over_no_report(files: tuple[Path, Path], tmp_path: Path) -> None:
+    ref, _ = files
+    kept: list[Report] = []
+    assert main([str(ref), str(write(tmp_path / "bad.jsonl", "{"))], reported=kept.append) == 2
+    assert kept == []
 
 
 def test_json_report_has_the_agreed_keys(

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from cvb_scorer.cli import main
 from cvb_scorer.progress import Phase, Progress, counted, throttled
+from cvb_scorer.report import report_json, score_jsonl, scored_json
+from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.stats import Route, bootstrap_rates, resample_sums
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 Heard = list[tuple[str, int, int]]
@@ -130,3 +132,84 @@ def test_a_failing_run_tells_only_what_it_reached(tmp_path: Path, capsys: pytest
     assert main([str(ref), str(hyp), "--json"], progress=progress) == 2
     assert heard == []
     assert "line 1" in capsys.readouterr().err
+
+
+# The report before its intervals (``scored``): what the editor's file mode shows while the bootstrap runs.
+INTERVAL_KEYS = {"ci95", "interval", "signature"}
+
+
+def test_the_scored_report_comes_once_between_the_clips_and_the_bootstrap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text(
+        "".join(
+            json.dumps({"id": f"c{k:02d}", "text": f"第{k}張保單 premium {k * 7}"}) + "\n" for k in range(40)
+        ),
+        encoding="utf-8",
+    )
+    hyp.write_text(
+        "".join(
+            json.dumps({"id": f"c{k:02d}", "text": f"第{k}张保单 premier {k * 7}"}) + "\n"
+            for k in range(0, 40, 3)
+        ),
+        encoding="utf-8",
+    )
+    assert main([str(ref), str(hyp), "--json"]) == 0
+    quiet = capsys.readouterr().out
+    heard: list[object] = []
+    _, progress = listener()
+
+    def tell(phase: Phase, done: int, total: int) -> None:
+        heard.append(phase)
+        progress(phase, done, total)
+
+    assert main([str(ref), str(hyp), "--json"], progress=tell, scored=heard.append) == 0
+    assert capsys.readouterr().out == quiet
+    scored = [item for item in heard if item not in ("clips", "bootstrap", "report")]
+    assert len(scored) == 1
+    at = heard.index(scored[0])
+    assert set(heard[:at]) == {"clips"} and heard[at + 1] == "bootstrap"
+    final = json.loads(quiet)
+    assert final.keys() >= INTERVAL_KEYS
+    assert json.loads(str(scored[0])) == {k: v for k, v in final.items() if k not in INTERVAL_KEYS}
+
+
+def test_input_that_does_not_score_gets_no_scored_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref, hyp = tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl"
+    ref.write_text('{"id": "a", "text": "好"}\n', encoding="utf-8")
+    hyp.write_text('{"id": "b", "text": "好"}\n', encoding="utf-8")
+    heard: list[str] = []
+    assert main([str(ref), str(hyp), "--json"], scored=heard.append) == 2
+    assert heard == []
+    assert "not in" in capsys.readouterr().err
+
+
+PIECES = st.sampled_from(["保單", "保单", "premium", "Wi-Fi", "九八七", "9876", "，", " ", "呀", "ok"])
+
+
+# Each example runs the whole bootstrap (10,000 resamples); the first also loads the rules and the converter.
+@settings(deadline=None, max_examples=40)
+@given(
+    st.lists(PIECES, max_size=6),
+    st.lists(st.tuples(st.lists(PIECES, max_size=6), st.none() | st.lists(PIECES, max_size=6)), max_size=5),
+)
+def test_the_scored_report_is_the_report_without_its_intervals(
+    first: list[str], pairs: list[tuple[list[str], list[str] | None]]
+) -> None:
+    pairs = [(first, first[::-1]), *pairs]  # a hypothesis file needs one line at least
+    rules = load_packaged_rules()
+    ref = "".join(json.dumps({"id": f"c{k}", "text": "".join(r)}) + "\n" for k, (r, _) in enumerate(pairs))
+    hyp = "".join(
+        json.dumps({"id": f"c{k}", "text": "".join(h)}) + "\n"
+        for k, (_, h) in enumerate(pairs)
+        if h is not None
+    )
+    seen: list[str] = []
+    report = score_jsonl(
+        ref, hyp, rules=rules, ref_name="r", hyp_name="h", scored=lambda c, m: seen.append(scored_json(c, m))
+    )
+    final = json.loads(report_json(report))
+    assert [json.loads(s) for s in seen] == [{k: v for k, v in final.items() if k not in INTERVAL_KEYS}]

@@ -423,7 +423,76 @@ const FILE_CASES = [
   },
 ];
 
-for (const c of FILE_CASES) test(c.name, () => c.check(runFiles(c.events)));
+// The report without its intervals, which the worker sends once the clips are scored (report.scored_json).
+const early = { cer: 0.25, mer: 0.5, coverage: { clips: 1, with_hypothesis: 1, missing: [] }, clips: report.clips };
+const scored = (id) => ({ type: "files-scored", id, data: early });
+const final = { ...early, ci95: { cer: [0.1, 0.4], mer: [0.3, 0.7] }, interval: { level: 0.95, warnings: [] } };
+const finished = (id) => ({ type: "files-answer", id, json: "{}", data: final });
+
+const SCORED_CASES = [
+  {
+    name: "the scored report shows the figures and the table while the intervals are drawn, clips closed",
+    events: [...twoFiles, scored, progressed("bootstrap", 10, 100)],
+    check: ({ state }) => {
+      assert.ok(S.filesBusy(state), "the job still runs");
+      assert.deepEqual(S.filesSummary(state), [
+        S.fill(S.STRINGS.files_corpus_pending, { cer: "25.00%", mer: "50.00%" }),
+        S.fill(S.STRINGS.files_coverage, { covered: "1", clips: "1", missing: "0" }),
+      ]);
+      assert.deepEqual(S.clipPage(state).rows, report.clips);
+      assert.equal(S.clipsOpen(state), false);
+      assert.equal(state.files.report, null, "nothing to download yet");
+    },
+  },
+  {
+    name: "the answer replaces the scored report: intervals shown, clips open, the page turned kept",
+    events: [...twoFiles, scored, { type: "files-page", page: 0 }, finished],
+    check: ({ state }) => {
+      assert.equal(state.files.scored, null);
+      assert.ok(S.clipsOpen(state));
+      assert.equal(S.filesSummary(state)[0], S.fill(S.STRINGS.files_corpus, {
+        cer: "25.00%", mer: "50.00%", level: "95%", cerLow: "10.00%", cerHigh: "40.00%", merLow: "30.00%", merHigh: "70.00%",
+      }));
+    },
+  },
+  {
+    name: "a cancel or a failure takes the scored report away",
+    events: [...twoFiles, scored, { type: "files-cancel" }],
+    check: ({ state }) => {
+      clean(state);
+      assert.equal(state.files.scored, null);
+      assert.deepEqual(S.filesSummary(state), []);
+      assert.deepEqual(S.clipPage(state).rows, []);
+      const failed = runFiles([...twoFiles, scored, (id) => ({ type: "files-failed", id, message: "MemoryError" })]).state;
+      assert.deepEqual(S.filesSummary(failed), []);
+      assert.deepEqual(S.clipPage(failed).rows, []);
+    },
+  },
+  {
+    name: "a worker killed by a restart takes the scored report with it",
+    events: [...twoFiles, scored, { type: "engine-restart" }],
+    check: ({ state }) => {
+      assert.equal(state.files.scored, null);
+      assert.deepEqual(S.filesSummary(state), []);
+    },
+  },
+  {
+    name: "a scored report of another job, or of files since replaced, is not shown",
+    events: [
+      ...twoFiles,
+      { type: "files-scored", id: 9, data: early },
+      { type: "file", side: "hypothesis", name: "other.jsonl", bytes },
+      scored,
+    ],
+    check: ({ state }) => {
+      assert.equal(state.files.scored, null);
+      assert.deepEqual(S.filesSummary(state), []);
+      assert.deepEqual(S.clipPage(state).rows, []);
+    },
+  },
+];
+
+for (const c of [...FILE_CASES, ...SCORED_CASES]) test(c.name, () => c.check(runFiles(c.events)));
 
 test("Chinese strings from the page replace every sentence of the state machine", () => {
   const zh = Object.fromEntries(Object.keys(S.STRINGS).map((key) => [key, `中${key}`]));

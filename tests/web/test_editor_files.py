@@ -88,6 +88,20 @@ def test_the_downloaded_json_is_the_clis_byte_for_byte(
     assert root.locator("[data-cvb-ref]").input_value() == pairs[1][0]
 
 
+def test_the_copied_report_is_the_clis_text(site: editor_site.Site, page: Any, tmp_path: Path) -> None:
+    ref, hyp = write_pair(tmp_path, parity_pairs()[100:130])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.base.rstrip("/"))
+    page.goto(site.url(site.editor_path))
+    box = choose(page, ref, hyp)
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+    box.locator("[data-cvb-files-copy]").click()
+    want = cli(ref, hyp)
+    assert want.returncode == 0, want.stderr
+    editor_site.until(
+        page, "async (want) => (await navigator.clipboard.readText()) === want", want.stdout.decode("utf-8")
+    )
+
+
 @pytest.mark.parametrize(
     ("bad", "line"),
     [
@@ -221,6 +235,66 @@ def test_cancel_stops_a_large_run_keeps_the_texts_and_score_again_gives_the_clis
     box.locator("[data-page]").last.click()
     assert rows.first.get_attribute("data-clip") == by_worst[page_size]
     assert f"{page_size + 1:,}" in box.locator("caption").inner_text()
+
+
+# The box as it was the first time its table had rows: whether the job was still running and in which phase,
+# whether the download was offered, the summary, and whether a clip's button could be pressed.
+FIRST_TABLE = """
+(selector) => {
+  const box = document.querySelector(selector);
+  window.cvbFirstTable = null;
+  new MutationObserver((_, observer) => {
+    const row = box.querySelector('[data-cvb-files-table] tbody tr');
+    if (!row) return;
+    observer.disconnect();
+    const running = box.querySelector('[data-cvb-files-running]');
+    window.cvbFirstTable = {
+      running: !running.hidden,
+      phase: running.dataset.phase,
+      actions: !box.querySelector('[data-cvb-files-actions]').hidden,
+      summary: box.querySelector('[data-cvb-files-summary]').textContent,
+      first: row.dataset.clip,
+      disabled: row.querySelector('button').disabled,
+    };
+  }).observe(box, {subtree: true, childList: true});
+}
+"""
+
+
+def test_the_figures_and_the_table_come_before_the_intervals_and_clips_open_once_they_are_drawn(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    from pairs import corpus_pairs
+
+    # 1,000 clips: about 10 million draws for the intervals, seconds in the browser's pure Python.
+    ref, hyp = write_pair(tmp_path, corpus_pairs(1_000), missing=4)
+    want = cli(ref, hyp, "--json")
+    assert want.returncode == 0, want.stderr
+    report = json.loads(want.stdout)
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    page.evaluate(FIRST_TABLE, FILES)
+    box = choose(page, ref, hyp)
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=300_000)
+    early = page.evaluate("() => window.cvbFirstTable")
+    assert early["running"] and early["phase"] in ("clips", "bootstrap"), early
+    assert not early["actions"], "nothing is offered for download before the report is whole"
+    assert early["disabled"], "a clip's drawing waits for the worker, busy with the intervals"
+    cer, mer = f"{report['cer'] * 100:.2f}%", f"{report['mer'] * 100:.2f}%"
+    assert cer in early["summary"] and mer in early["summary"], early["summary"]
+    assert "intervals follow" in early["summary"] and "996 of 1,000" in early["summary"], early["summary"]
+    assert early["first"] == max(report["clips"], key=lambda c: c["cer"])["id"]
+    # Once whole: the interval in the summary, the clips open, and the same worst clip first.
+    low = f"{report['ci95']['cer'][0] * 100:.2f}%"
+    assert low in box.locator("[data-cvb-files-summary]").inner_text()
+    first = box.locator("tbody tr").first
+    assert first.get_attribute("data-clip") == early["first"]
+    first.locator("button").click()
+    reference = corpus_pairs(1_000)[int(early["first"].removeprefix("clip-"))][0]
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) [data-cvb-ref]').value === want",
+        arg=reference,
+    )
 
 
 # Where each of a box's visible buttons sits and whether it is drawn as one (a border), and how far apart the
