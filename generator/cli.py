@@ -73,16 +73,30 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
 
     site_url = f"http://127.0.0.1:{args.port}/"
     config_dir = args.config or layout.config
+    from generator.serve import SiteHandler
+
+    # The address is taken before the build (seconds), so that a port in use is said at once, not after it;
+    # nothing is answered until serve_forever, by when the handler names the built directory.
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), SiteHandler)
+    except OSError as exc:
+        print(
+            f"cvb serve: cannot listen on 127.0.0.1:{args.port} ({exc.strerror}); another server may be using "
+            "that port: stop it, or pass another with --port.",
+            file=sys.stderr,
+        )
+        return 2
     # Read before the first build, not after it is served: a change made while it builds, or the moment
     # "Serving" is printed, is then a change, not the state it started from (the serve test once edited the
     # config before a busy machine had read it, and the site was never rebuilt).
     seen = _watched_state(layout, config_dir)
-    target = build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
-    from generator.serve import SiteHandler
-
+    try:
+        target = build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
+    except BaseException:
+        server.server_close()
+        raise
     # Precompressed copies with Content-Encoding, the runtime kept as immutable: as a static host should.
-    handler = functools.partial(SiteHandler, directory=str(target))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    server.RequestHandlerClass = functools.partial(SiteHandler, directory=str(target))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(
         f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes."

@@ -48,6 +48,24 @@ def test_a_bad_config_exits_non_zero_with_the_located_sentence(tmp_path: Path) -
     assert not (tmp_path / "site").exists()
 
 
+def test_serve_on_a_port_in_use_says_so_at_once_and_builds_nothing(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = tmp_path / "site"
+        result = subprocess.run(
+            [CVB, "serve", "--out", str(out), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"cvb serve: cannot listen on 127.0.0.1:{port} ("), result.stderr
+    assert "--port" in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+
+
 def test_serve_rebuilds_when_the_config_changes(tmp_path: Path) -> None:
     layout = project_copy(tmp_path)
     port = free_port()

@@ -1,0 +1,626 @@
+// The editor's state and the one function that changes it: no DOM, no worker, no clock, so every sequence of
+// events can be replayed in Node (tests/web/editor_state.test.mjs) and the page can only show what the state
+// says. editor.js owns the shell: it turns DOM and worker happenings into events, feeds them to `next`, sends
+// the request `request(state)` names, and `paint()`s the result.
+
+export const Engine = Object.freeze({ IDLE: "idle", LOADING: "loading", READY: "ready", FAILED: "failed" });
+
+// Every sentence the editor writes, in one table. The site's pages replace all of them with the JSON object in
+// the editor's `data-cvb-strings` attribute, from platform_config/glossary.yaml (`interface`, in the page's
+// language; tests/web/test_editor_strings.py keeps the keys the same), so this English is only the fallback
+// of a page built without the config. `{name}` is filled from the values given where the string is used.
+export const STRINGS = Object.freeze({
+  idle: "The figures below were computed when this page was built. Python loads when you use the editor.",
+  idle_save_data:
+    "The figures below were computed when this page was built. Your browser asks to save data, so the " +
+    "scorer loads only when you press the button.",
+  load: "Load the scorer",
+  starting: "Starting the scorer…",
+  failed: "The editor could not start: {error} The figures below are the ones computed at build time.",
+  ready: "Scored in your browser by the wheel named below; nothing you type leaves this page.",
+  ready_compact: "Scored in your browser by the site's own scorer; nothing you type leaves this page.",
+  over_limit:
+    "The {name} is {length} characters; the editor scores up to {max}, so it has stopped redrawing. " +
+    "Shorten it to see the alignment again, or score long files with cvb-score.",
+  reference: "reference",
+  hypothesis: "hypothesis",
+  request_failed: "The scorer could not score this text: {error}",
+  draw_failed: "The editor could not draw this answer: {error}",
+  worker_failed: "The scorer's worker stopped with an error.",
+  signature_mismatch:
+    "This browser's scorer reports signature {got}, but the page was built with {want}: reload the page " +
+    "to get matching files.",
+  summary: "CER {cer}, MER {mer}: {S} substituted, {D} deleted, {I} inserted, of {N} reference characters.",
+  summary_over_limit: "No figures: the text is longer than the editor scores.",
+  files_choose_both: "Choose, drop or paste (here, with the section focused) a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
+  files_choose_other: "Now choose the {side} JSONL.",
+  files_waiting: "The files are read as soon as the scorer has loaded.",
+  files_scoring: "Scoring {reference} against {hypothesis} in your browser…",
+  files_scored: "Scored {clips} clips of {reference} against {hypothesis} in your browser; nothing left this page.",
+  files_failed: "{error}",
+  files_cancelled: "Stopped before the end; nothing was scored. Press “Score again” to run these files again.",
+  files_cancel: "Cancel",
+  files_rerun: "Score again",
+  files_progress_starting: "Starting…",
+  files_progress_clips: "{percent}: read {done} of {total} clips",
+  files_progress_bootstrap: "{percent}: confidence interval, {done} of {total} resamples",
+  files_progress_report: "{percent}: writing the report, {done} of {total} clips",
+  files_corpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
+  files_corpus_pending: "Corpus CER {cer}, MER {mer}. Their intervals follow once the resamples are drawn; a clip's alignment opens then too.",
+  files_coverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
+  files_rows: "Clips {first} to {last} of {clips}, sorted by {key}; the download has them all.",
+  files_previous: "Previous page",
+  files_next: "Next page",
+  column_clip: "Clip",
+  column_simplified_errors: "Simplified cost",
+  column_fold_changes: "Fold changes",
+  result_text:
+    "{summary}\nReference: {reference}\nHypothesis: {hypothesis}\nScoring signature: {signature}\nLink: {link}",
+  verified_plain: "(not re-checked: this page is not on https)",
+  verified_same: "(checked in this browser)",
+  verified_differs: "(differs from the build)",
+});
+
+export function strings(overrides) {
+  return Object.freeze({ ...STRINGS, ...(overrides ?? {}) });
+}
+
+export function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+}
+
+const numberFormat = new Intl.NumberFormat("en");
+export const percent = (x) => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : "–");
+
+/**
+ * The state of one editor. `version` numbers the texts: every edit makes a new version, and the version that
+ * was last sent, answered and drawn are kept apart, so what the page shows always says which text it is for.
+ */
+export function initial({
+  reference = "",
+  hypothesis = "",
+  maxChars = Number.POSITIVE_INFINITY,
+  builtSignature = "",
+  builtSha256 = "",
+  compact = false,
+  saveData = false,
+} = {}) {
+  return Object.freeze({
+    engine: Engine.IDLE,
+    stage: "",
+    engineError: "",
+    sha256: "",
+    verified: false,
+    runtime: "", // "snapshot" | "booted" once ready
+    maxChars,
+    builtSignature,
+    builtSha256,
+    compact,
+    saveData,
+    reference,
+    hypothesis,
+    sample: Object.freeze({ reference, hypothesis }), // what "reset" brings back: the page's own texts
+    drawing: "cer", // which alignment is drawn: "cer" (characters) or "mer" (MER tokens)
+    // 1 is the build-time sample; 0 was never sent, so the sample is re-scored once Python is up.
+    version: 1,
+    sentVersion: 0,
+    inFlight: null, // {id, version, reference, hypothesis} of the one request in the worker
+    nextId: 1,
+    drawn: null, // {version, reference, hypothesis, view, timing} of the answer on the page
+    failure: null, // {version, message, kind: "request" | "draw"} of the newest failed answer
+    files: FILES,
+  });
+}
+
+// File mode: two chosen files (name and bytes), the one scoring job in the worker, and its answer: the CLI's
+// JSON (kept as the exact string, for the download) with its parse, or the CLI's sentence.
+const FILES = Object.freeze({
+  reference: null, // {name, bytes}
+  hypothesis: null,
+  version: 0,
+  sentVersion: 0,
+  job: null, // {id, version}
+  progress: null, // {phase, done, total} the job in the worker last reported
+  cancelled: null, // the version whose job the reader stopped
+  scored: null, // {version, data}: the report without its intervals, shown while the job draws them
+  report: null, // {version, json, data}
+  error: null, // {version, message}
+  sort: Object.freeze({ key: "cer", descending: true }),
+  selected: null, // the clip id drawn in the editor
+  page: 0, // which page of the sorted table is shown (ROWS_PER_PAGE rows each)
+});
+
+// A page of the per-clip table: a 16,000-clip file is read a page at a time, so the page never builds (and
+// lays out) a table of every clip; the download has them all.
+export const ROWS_PER_PAGE = 200;
+
+export const SORT_KEYS = Object.freeze(["id", "cer", "mer", "S", "D", "I", "N", "simplified_errors", "fold_changes"]);
+
+function withFiles(state, changes) {
+  return Object.freeze({ ...state, files: Object.freeze({ ...state.files, ...changes }) });
+}
+
+function with_(state, changes) {
+  return Object.freeze({ ...state, ...changes });
+}
+
+/** The state after `event`. Pure: the same state and event always give the same new state. */
+export function next(state, event) {
+  switch (event.type) {
+    case "edit": {
+      const reference = event.reference ?? state.reference;
+      const hypothesis = event.hypothesis ?? state.hypothesis;
+      if (reference === state.reference && hypothesis === state.hypothesis) return state;
+      return with_(state, { reference, hypothesis, version: state.version + 1 });
+    }
+    case "restore": {
+      const edited = next(state, { type: "edit", reference: event.reference, hypothesis: event.hypothesis });
+      return next(edited, { type: "drawing", mode: event.drawing });
+    }
+    case "reset":
+      return next(next(state, { type: "edit", ...state.sample }), { type: "drawing", mode: "cer" });
+    case "drawing":
+      if ((event.mode !== "cer" && event.mode !== "mer") || event.mode === state.drawing) return state;
+      return with_(state, { drawing: event.mode, version: state.version + 1 });
+    case "start":
+      return state.engine === Engine.IDLE ? with_(state, { engine: Engine.LOADING, stage: "" }) : state;
+    case "progress":
+      return state.engine === Engine.LOADING || state.engine === Engine.IDLE
+        ? with_(state, { engine: Engine.LOADING, stage: event.text })
+        : state;
+    case "ready":
+      return with_(state, {
+        engine: Engine.READY,
+        sha256: event.sha256,
+        verified: Boolean(event.verified),
+        runtime: event.snapshot ? "snapshot" : "booted",
+      });
+    case "engine-failed":
+      return with_(state, { engine: Engine.FAILED, engineError: event.message, inFlight: null });
+    case "sent":
+      return with_(state, {
+        inFlight: {
+          id: event.id,
+          version: event.version,
+          reference: event.reference,
+          hypothesis: event.hypothesis,
+          drawing: event.drawing,
+        },
+        sentVersion: event.version,
+        nextId: Math.max(state.nextId, event.id + 1),
+      });
+    case "answer": {
+      if (state.inFlight?.id !== event.id) return state;
+      const asked = state.inFlight;
+      // Only the answer for the texts now in the boxes is drawn; an older one is dropped, and the newer
+      // texts are sent as soon as the worker is free (see `request`).
+      if (asked.version !== state.version) return with_(state, { inFlight: null });
+      return with_(state, {
+        inFlight: null,
+        failure: null,
+        drawn: {
+          id: asked.id,
+          version: asked.version,
+          reference: asked.reference,
+          hypothesis: asked.hypothesis,
+          drawing: asked.drawing,
+          view: event.view,
+          timing: event.timing ?? null,
+        },
+      });
+    }
+    case "answer-details": {
+      // The second part of the drawing on the page (details and the whole figures); any other is moot.
+      const drawn = state.drawn;
+      if (drawn?.id !== event.id || drawn.view.details !== undefined) return state;
+      return with_(state, {
+        drawn: { ...drawn, view: { ...drawn.view, details: event.details, figures: event.figures } },
+      });
+    }
+    case "answer-failed": {
+      if (state.inFlight?.id !== event.id) return state;
+      return with_(state, {
+        inFlight: null,
+        failure: { version: state.inFlight.version, message: event.message, kind: "request" },
+      });
+    }
+    case "draw-failed":
+      return with_(state, {
+        failure: { version: state.drawn?.version ?? state.version, message: event.message, kind: "draw" },
+        drawn: null,
+      });
+    case "file": {
+      if (event.side !== "reference" && event.side !== "hypothesis") return state;
+      return withFiles(state, {
+        [event.side]: Object.freeze({ name: event.name, bytes: event.bytes }),
+        version: state.files.version + 1,
+      });
+    }
+    case "files-sent":
+      // Ids are never reused, so nothing a stopped job's worker said can be taken for a later job's.
+      return withFiles(with_(state, { nextId: Math.max(state.nextId, event.id + 1) }), {
+        job: { id: event.id, version: event.version },
+        sentVersion: event.version,
+        progress: null,
+        scored: null,
+        cancelled: null,
+      });
+    case "files-progress": {
+      // Only the running job's progress counts: a message still in flight when the job was stopped is dropped.
+      if (state.files.job?.id !== event.id || !PHASES.includes(event.phase)) return state;
+      return withFiles(state, {
+        progress: Object.freeze({ phase: event.phase, done: Number(event.done) || 0, total: Number(event.total) || 0 }),
+      });
+    }
+    case "files-scored": {
+      // Shown only for the files in the boxes: a job sent for files since replaced keeps running unseen.
+      const job = state.files.job;
+      if (job?.id !== event.id || job.version !== state.files.version) return state;
+      return withFiles(state, { scored: Object.freeze({ version: job.version, data: event.data }), page: 0 });
+    }
+    case "files-cancel": {
+      const job = state.files.job;
+      if (job === null) return state; // nothing runs: a cancel after the answer changes nothing
+      return withFiles(state, { job: null, progress: null, scored: null, cancelled: job.version });
+    }
+    case "files-rerun": {
+      const f = state.files;
+      if (f.job !== null || !f.reference || !f.hypothesis) return state;
+      return withFiles(state, { version: f.version + 1, cancelled: null });
+    }
+    case "engine-restart": {
+      // The worker was stopped (to cancel a file job) and a new one is starting: whatever it held is gone.
+      // The texts stay; the one in the boxes is sent again once the new worker is ready, and a file job of
+      // this editor that nobody cancelled is run again.
+      const killed = state.files.job !== null;
+      const restarted = with_(state, { engine: Engine.LOADING, stage: "", inFlight: null, sentVersion: 0 });
+      return killed ? withFiles(restarted, { job: null, progress: null, scored: null, sentVersion: 0 }) : restarted;
+    }
+    case "files-answer":
+    case "files-failed": {
+      const job = state.files.job;
+      if (job?.id !== event.id) return state;
+      if (job.version !== state.files.version) return withFiles(state, { job: null, scored: null });
+      return event.type === "files-answer"
+        ? withFiles(state, {
+            job: null,
+            progress: null,
+            scored: null,
+            error: null,
+            report: { version: job.version, json: event.json, data: event.data },
+            // The reader who turned pages of the early table keeps their page.
+            page: state.files.scored ? state.files.page : 0,
+          })
+        : withFiles(state, {
+            job: null,
+            progress: null,
+            scored: null,
+            report: null,
+            error: { version: job.version, message: event.message },
+          });
+    }
+    case "sort": {
+      if (!SORT_KEYS.includes(event.key)) return state;
+      const { key, descending } = state.files.sort;
+      return withFiles(state, {
+        sort: Object.freeze({ key: event.key, descending: key === event.key ? !descending : event.key !== "id" }),
+        page: 0,
+      });
+    }
+    case "files-page": {
+      const pages = clipPages(state);
+      const page = Math.min(Math.max(0, Math.trunc(Number(event.page) || 0)), Math.max(0, pages - 1));
+      return page === state.files.page ? state : withFiles(state, { page });
+    }
+    case "select":
+      return withFiles(state, { selected: event.clip });
+    default:
+      return state;
+  }
+}
+
+/** The file-scoring job to send now, or null: both files chosen, Python up, these files not yet sent. */
+export function filesRequest(state) {
+  const f = state.files;
+  if (state.engine !== Engine.READY || f.job !== null || !f.reference || !f.hypothesis) return null;
+  if (f.sentVersion === f.version) return null;
+  return { id: state.nextId, version: f.version, reference: f.reference, hypothesis: f.hypothesis };
+}
+
+export function filesBusy(state) {
+  return state.files.job !== null;
+}
+
+// The phases a file job reports, in order, and the share of the whole run each takes (measured on a
+// 16,000-clip file: the bootstrap's resampling dominates), so one bar can run from 0 to 100 once.
+export const PHASES = Object.freeze(["clips", "bootstrap", "report"]);
+const PHASE_SHARE = Object.freeze({ clips: [0, 0.2], bootstrap: [0.2, 0.85], report: [0.85, 1] });
+const PHASE_TEXT = Object.freeze({
+  clips: "files_progress_clips",
+  bootstrap: "files_progress_bootstrap",
+  report: "files_progress_report",
+});
+
+/** The running job's progress: {fraction (0..1, or null before the first report), text}, or null when idle. */
+export function filesProgress(state, text = STRINGS) {
+  if (!filesBusy(state)) return null;
+  const p = state.files.progress;
+  if (!p) return { fraction: null, text: text.files_progress_starting };
+  const [from, to] = PHASE_SHARE[p.phase];
+  const within = p.total > 0 ? Math.min(1, Math.max(0, p.done / p.total)) : 0;
+  const fraction = from + (to - from) * within;
+  return {
+    fraction,
+    text: fill(text[PHASE_TEXT[p.phase]], {
+      percent: `${Math.floor(fraction * 100)}%`,
+      done: numberFormat.format(p.done),
+      total: numberFormat.format(p.total),
+    }),
+  };
+}
+
+/** Whether "Score again" is offered: both files chosen, nothing running, and the last job was stopped. */
+export function offerRerun(state) {
+  const f = state.files;
+  return f.job === null && f.cancelled !== null && f.cancelled === f.version && Boolean(f.reference && f.hypothesis);
+}
+
+export function filesStatus(state, text = STRINGS) {
+  const f = state.files;
+  if (!f.reference && !f.hypothesis) return text.files_choose_both;
+  if (!f.reference || !f.hypothesis) return fill(text.files_choose_other, { side: text[f.reference ? "hypothesis" : "reference"] });
+  const names = { reference: f.reference.name, hypothesis: f.hypothesis.name };
+  if (f.error?.version === f.version) return fill(text.files_failed, { error: f.error.message });
+  if (f.cancelled === f.version && f.job === null) return text.files_cancelled;
+  if (f.report?.version === f.version) {
+    return fill(text.files_scored, { ...names, clips: numberFormat.format(f.report.data.clips.length) });
+  }
+  if (state.engine !== Engine.READY) return state.engine === Engine.FAILED ? fill(text.failed, { error: state.engineError || text.worker_failed }) : text.files_waiting;
+  return fill(text.files_scoring, names);
+}
+
+// The report of the files in the boxes: the final one, or while its job draws the intervals, the one without
+// them (its figures and clips are the final's, report.scored_json); null when there is neither.
+function shownReport(state) {
+  const { report, scored, job, version } = state.files;
+  if (report?.version === version) return report.data;
+  if (scored?.version === version && job?.version === version) return scored.data;
+  return null;
+}
+
+/** Whether a clip's drawing can be opened from the table: the report is final (the worker is free). */
+export function clipsOpen(state) {
+  return state.files.report?.version === state.files.version;
+}
+
+/** The report's headline sentences: corpus rates with their interval (once drawn), and coverage. */
+export function filesSummary(state, text = STRINGS) {
+  const d = shownReport(state);
+  if (!d) return [];
+  const level = d.interval?.level ?? 0;
+  const ci = d[`ci${Math.round(level * 100)}`] ?? { cer: [null, null], mer: [null, null] };
+  const lines = [
+    clipsOpen(state)
+      ? fill(text.files_corpus, {
+          cer: percent(d.cer),
+          mer: percent(d.mer),
+          level: `${Math.round(level * 100)}%`,
+          cerLow: percent(ci.cer[0]),
+          cerHigh: percent(ci.cer[1]),
+          merLow: percent(ci.mer[0]),
+          merHigh: percent(ci.mer[1]),
+        })
+      : fill(text.files_corpus_pending, { cer: percent(d.cer), mer: percent(d.mer) }),
+    fill(text.files_coverage, {
+      covered: numberFormat.format(d.coverage.with_hypothesis),
+      clips: numberFormat.format(d.coverage.clips),
+      missing: numberFormat.format(d.coverage.missing.length),
+    }),
+    ...(d.interval?.warnings ?? []),
+  ];
+  return lines;
+}
+
+function sortValue(clip, key) {
+  if (key === "fold_changes") return clip.fold_changes.length;
+  return clip[key];
+}
+
+/** The per-clip rows in the chosen order (ties keep the file's order), at most `limit` of them. */
+export function sortedClips(state, limit = Number.POSITIVE_INFINITY) {
+  const report = shownReport(state);
+  if (!report) return [];
+  const { key, descending } = state.files.sort;
+  const sign = descending ? -1 : 1;
+  const rows = report.clips.map((clip, index) => ({ clip, index }));
+  rows.sort((a, b) => {
+    const x = sortValue(a.clip, key);
+    const y = sortValue(b.clip, key);
+    if (x < y) return -sign;
+    if (x > y) return sign;
+    return a.index - b.index;
+  });
+  return rows.slice(0, limit).map((row) => row.clip);
+}
+
+function clipPages(state) {
+  const report = shownReport(state);
+  return report ? Math.ceil(report.clips.length / ROWS_PER_PAGE) : 0;
+}
+
+/** The page of the sorted table shown: its rows, which page of how many, and the clips' numbers (from 1). */
+export function clipPage(state) {
+  const pages = clipPages(state);
+  if (!pages) return { rows: [], page: 0, pages: 0, first: 0, last: 0, clips: 0 };
+  const page = Math.min(state.files.page, pages - 1);
+  const all = sortedClips(state);
+  const rows = all.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE);
+  const first = page * ROWS_PER_PAGE + 1;
+  return { rows, page, pages, first, last: first + rows.length - 1, clips: all.length };
+}
+
+/** Which boxes are longer than the editor scores: [[name, length], ...], empty when both fit. */
+export function overLimit(state) {
+  return [
+    ["reference", state.reference.length],
+    ["hypothesis", state.hypothesis.length],
+  ].filter(([, length]) => length > state.maxChars);
+}
+
+/**
+ * The request to send now, or null: at most one per editor is in the worker, and edits made meanwhile are
+ * folded into the next one, so a fast typist never builds a queue. A failed answer frees the worker like any
+ * other, so text typed while it was failing is sent at once, not at the next keystroke.
+ */
+export function request(state) {
+  if (state.engine !== Engine.READY || state.inFlight !== null) return null;
+  if (state.sentVersion === state.version || overLimit(state).length) return null;
+  return {
+    id: state.nextId,
+    version: state.version,
+    reference: state.reference,
+    hypothesis: state.hypothesis,
+    drawing: state.drawing,
+  };
+}
+
+/** Whether the drawing on the page waits for its details (they come once typing pauses). */
+export function detailsPending(state) {
+  return state.drawn !== null && state.drawn.view.details === undefined;
+}
+
+/** Whether the drawing on the page is not the drawing of the texts in the boxes, as far as anyone knows. */
+export function stale(state) {
+  if (overLimit(state).length) return true;
+  return failed(state);
+}
+
+// A failure is about the texts in the boxes only while no newer text has been typed; a newer text is sent at
+// once and its own answer decides.
+function failed(state) {
+  return state.failure !== null && state.failure.version === state.version;
+}
+
+export function statusText(state, text = STRINGS) {
+  const over = overLimit(state);
+  if (over.length) {
+    return over
+      .map(([name, length]) =>
+        fill(text.over_limit, {
+          name: text[name],
+          length: numberFormat.format(length),
+          max: numberFormat.format(state.maxChars),
+        }),
+      )
+      .join(" ");
+  }
+  switch (state.engine) {
+    case Engine.IDLE:
+      return state.saveData ? text.idle_save_data : text.idle;
+    case Engine.LOADING:
+      return state.stage || text.starting;
+    case Engine.FAILED:
+      return fill(text.failed, { error: state.engineError || text.worker_failed });
+    default:
+      break;
+  }
+  if (failed(state)) {
+    return fill(state.failure.kind === "draw" ? text.draw_failed : text.request_failed, {
+      error: state.failure.message,
+    });
+  }
+  const got = state.drawn?.view?.signature;
+  if (got !== undefined && got !== state.builtSignature) {
+    return fill(text.signature_mismatch, { got, want: state.builtSignature });
+  }
+  return state.compact ? text.ready_compact : text.ready;
+}
+
+/** The live (announced) summary line: the figures of the drawing shown, never of a text no longer there. */
+export function liveText(state, text = STRINGS) {
+  if (overLimit(state).length) return text.summary_over_limit;
+  const figures = state.drawn?.view?.figures;
+  if (!figures) return "";
+  const c = figures.counts?.cer ?? {};
+  return fill(text.summary, {
+    cer: percent(figures.cer),
+    mer: percent(figures.mer),
+    S: c.S ?? 0,
+    D: c.D ?? 0,
+    I: c.I ?? 0,
+    N: c.N ?? 0,
+  });
+}
+
+export function verifiedText(state, text = STRINGS) {
+  if (state.engine !== Engine.READY) return "";
+  if (!state.verified) return text.verified_plain;
+  return state.sha256 === state.builtSha256 ? text.verified_same : text.verified_differs;
+}
+
+// The permalink: the two texts and the drawing, in the URL's fragment, which browsers never send to a server.
+// UTF-8 JSON, base64url-encoded, after a versioned key so a later format can still read this one.
+const FRAGMENT_KEY = "#cvb1=";
+
+export function encodeFragment(state) {
+  const bytes = new TextEncoder().encode(JSON.stringify([state.reference, state.hypothesis, state.drawing]));
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return FRAGMENT_KEY + btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The event a fragment asks for ({type: "restore", ...}), or null when it is not an editor permalink. */
+export function decodeFragment(hash) {
+  if (typeof hash !== "string" || !hash.startsWith(FRAGMENT_KEY)) return null;
+  try {
+    const binary = atob(hash.slice(FRAGMENT_KEY.length).replaceAll("-", "+").replaceAll("_", "/"));
+    const texts = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    if (!Array.isArray(texts) || typeof texts[0] !== "string" || typeof texts[1] !== "string") return null;
+    return { type: "restore", reference: texts[0], hypothesis: texts[1], drawing: texts[2] === "mer" ? "mer" : "cer" };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the texts or the drawing differ from the page's own sample (what "reset" undoes). */
+export function edited(state) {
+  const sample = state.sample;
+  return state.reference !== sample.reference || state.hypothesis !== sample.hypothesis || state.drawing !== "cer";
+}
+
+/** The fragment the page's address should carry now: none for the page's own sample, none over the limit. */
+export function fragmentFor(state) {
+  if (overLimit(state).length) return null;
+  return edited(state) ? encodeFragment(state) : "";
+}
+
+/**
+ * What to write into the page's address now that the address has `hash`: the texts' fragment, "" to take ours
+ * away, or null to leave the address as it is. Over the limit, or already there: null. For the page's sample
+ * the address needs no fragment, but only one of ours is taken away: a link to a heading keeps its anchor
+ * (taken away at mount, it also stopped the browser from scrolling to that heading).
+ */
+export function fragmentUpdate(state, hash) {
+  const fragment = fragmentFor(state);
+  const current = typeof hash === "string" ? hash : "";
+  if (fragment === null || current === fragment) return null;
+  if (fragment === "" && !current.startsWith(FRAGMENT_KEY)) return null;
+  return fragment;
+}
+
+/** The result as text, to copy: the figures of the drawing shown, its texts, the signature and the link. */
+export function resultText(state, link, text = STRINGS) {
+  if (!state.drawn) return "";
+  return fill(text.result_text, {
+    summary: liveText(state, text),
+    reference: state.drawn.reference,
+    hypothesis: state.drawn.hypothesis,
+    signature: state.drawn.view.signature,
+    link,
+  });
+}
+
+/** Whether the "Load the scorer" button is offered: Python is not loading yet. */
+export function offerLoad(state) {
+  return state.engine === Engine.IDLE;
+}

