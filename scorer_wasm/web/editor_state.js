@@ -32,6 +32,7 @@ export const STRINGS = Object.freeze({
     "to get matching files.",
   summary: "CER {cer}, MER {mer}: {S} substituted, {D} deleted, {I} inserted, of {N} reference characters.",
   summary_over_limit: "No figures: the text is longer than the editor scores.",
+  waiting_for_files: "The scorer is busy with the files below: your edit is drawn once they are scored.",
   files_choose_both: "Choose, drop or paste (here, with the section focused) a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
   files_choose_other: "Now choose the {side} JSONL.",
   files_waiting: "The files are read as soon as the scorer has loaded.",
@@ -492,7 +493,15 @@ export function detailsPending(state) {
 /** Whether the drawing on the page is not the drawing of the texts in the boxes, as far as anyone knows. */
 export function stale(state) {
   if (overLimit(state).length) return true;
-  return failed(state);
+  return failed(state) || waitingForFiles(state);
+}
+
+/**
+ * Whether the texts in the boxes wait for a file job: the one worker scores files for seconds (a minute for
+ * 16,000 clips) and answers an edit only after, so the drawing on the page is of older texts until then.
+ */
+export function waitingForFiles(state) {
+  return filesBusy(state) && state.engine === Engine.READY && state.drawn?.version !== state.version;
 }
 
 // A failure is about the texts in the boxes only while no newer text has been typed; a newer text is sent at
@@ -529,6 +538,7 @@ export function statusText(state, text = STRINGS) {
       error: state.failure.message,
     });
   }
+  if (waitingForFiles(state)) return text.waiting_for_files;
   const got = state.drawn?.view?.signature;
   if (got !== undefined && got !== state.builtSignature) {
     return fill(text.signature_mismatch, { got, want: state.builtSignature });

@@ -492,7 +492,45 @@ const SCORED_CASES = [
   },
 ];
 
-for (const c of [...FILE_CASES, ...SCORED_CASES]) test(c.name, () => c.check(runFiles(c.events)));
+// The pair's answers during a file job: the one worker answers an edit only once the files are scored.
+const WAITING_CASES = [
+  {
+    name: "an edit made while files are scored says it waits for them, and the older drawing is marked stale",
+    events: [ready, { type: "answer", id: 1, view: view(0.5) }, ...twoFiles.slice(1), { type: "edit", hypothesis: "保單呀" }],
+    check: ({ state }) => {
+      assert.ok(S.waitingForFiles(state));
+      assert.equal(S.statusText(state), S.STRINGS.waiting_for_files);
+      assert.ok(S.stale(state));
+    },
+  },
+  {
+    name: "once the files are scored and the edit answered, the drawing is current again",
+    events: [
+      ready,
+      { type: "answer", id: 1, view: view(0.5) },
+      ...twoFiles.slice(1),
+      { type: "edit", hypothesis: "保單呀" },
+      finished,
+      (id) => ({ type: "answer", id: id + 1, view: view(0.25) }),
+    ],
+    check: ({ state }) => {
+      assert.equal(S.waitingForFiles(state), false);
+      assert.equal(S.statusText(state), S.STRINGS.ready);
+      assert.equal(S.stale(state), false);
+    },
+  },
+  {
+    name: "a file job alone, with the drawing of the texts in the boxes, waits for nothing",
+    events: [ready, { type: "answer", id: 1, view: view(0.5) }, ...twoFiles.slice(1)],
+    check: ({ state }) => {
+      assert.ok(S.filesBusy(state));
+      assert.equal(S.waitingForFiles(state), false);
+      assert.equal(S.statusText(state), S.STRINGS.ready);
+    },
+  },
+];
+
+for (const c of [...FILE_CASES, ...SCORED_CASES, ...WAITING_CASES]) test(c.name, () => c.check(runFiles(c.events)));
 
 test("Chinese strings from the page replace every sentence of the state machine", () => {
   const zh = Object.fromEntries(Object.keys(S.STRINGS).map((key) => [key, `中${key}`]));

@@ -261,6 +261,23 @@ FIRST_TABLE = """
 """
 
 
+# Types into the pair's hypothesis and reads, in the same task, what the page then says about the drawing.
+TYPE_DURING_JOB = """
+(selector) => {
+  const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+  const hyp = root.querySelector('[data-cvb-hyp]');
+  hyp.value += '呀';
+  hyp.dispatchEvent(new Event('input', {bubbles: true}));
+  return {
+    running: !document.querySelector(selector + ' [data-cvb-files-running]').hidden,
+    status: root.querySelector('[data-cvb-status]').textContent,
+    stale: root.querySelector('[data-cvb-drawing]').classList.contains('cvb-editor__drawing--stale'),
+  };
+}
+"""
+WAITING = "The scorer is busy with the files below: your edit is drawn once they are scored."
+
+
 def test_the_figures_and_the_table_come_before_the_intervals_and_clips_open_once_they_are_drawn(
     site: editor_site.Site, page: Any, tmp_path: Path
 ) -> None:
@@ -275,7 +292,17 @@ def test_the_figures_and_the_table_come_before_the_intervals_and_clips_open_once
     wait_live(page)
     page.evaluate(FIRST_TABLE, FILES)
     box = choose(page, ref, hyp)
+    # An edit typed while the files are scored waits for the worker: the page says so and marks the drawing.
+    page.wait_for_selector(f"{FILES} tbody tr", timeout=300_000)
+    typed = page.evaluate(TYPE_DURING_JOB, FILES)
+    assert typed["running"], "the job ended before the edit: the case did not happen"
+    assert typed["status"] == WAITING and typed["stale"], typed
     page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=300_000)
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    page.wait_for_function(
+        "() => !document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) .cvb-editor__drawing--stale')"
+    )
+    assert root.locator("[data-cvb-status]").inner_text() != WAITING
     early = page.evaluate("() => window.cvbFirstTable")
     assert early["running"] and early["phase"] in ("clips", "bootstrap"), early
     assert not early["actions"], "nothing is offered for download before the report is whole"
