@@ -332,6 +332,12 @@ export function filesBusy(state) {
   return state.files.job !== null;
 }
 
+/** Whether the job in the worker is for files no longer chosen: one of them was replaced while it ran. */
+export function jobOutdated(state) {
+  const job = state.files.job;
+  return job !== null && job.version !== state.files.version;
+}
+
 // The phases a file job reports, in order, and the share of the whole run each takes (measured on a
 // 16,000-clip file: the bootstrap's resampling dominates), so one bar can run from 0 to 100 once.
 export const PHASES = Object.freeze(["clips", "bootstrap", "report"]);

@@ -413,6 +413,22 @@ const FILE_CASES = [
     check: ({ jobs }) => assert.deepEqual(jobs.map((j) => j.version), [2, 2]),
   },
   {
+    name: "a file replaced while its job runs makes that job outdated; after the restart the new pair is scored",
+    events: [
+      ...twoFiles,
+      progressed("bootstrap", 10, 100),
+      { type: "file", side: "hypothesis", name: "right.jsonl", bytes },
+    ],
+    check: ({ state, jobs }) => {
+      assert.ok(S.jobOutdated(state));
+      assert.equal(S.jobOutdated(runFiles(twoFiles).state), false, "a job for the files chosen is not outdated");
+      const after = runFiles([{ type: "engine-restart" }, ready], state);
+      assert.equal(S.jobOutdated(after.state), false);
+      assert.deepEqual([...jobs, ...after.jobs].map((j) => j.version), [2, 3]);
+      assert.equal(S.offerRerun(after.state), false, "nothing was cancelled by the reader");
+    },
+  },
+  {
     name: "progress of an unknown phase or another job is ignored",
     events: [
       ...twoFiles,

@@ -324,6 +324,33 @@ def test_the_figures_and_the_table_come_before_the_intervals_and_clips_open_once
     )
 
 
+def test_files_replaced_while_a_job_runs_stop_it_and_are_scored_on_a_fresh_worker(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    from pairs import corpus_pairs
+
+    big_ref, big_hyp = write_pair(tmp_path, corpus_pairs(3_000), missing=5)
+    (tmp_path / "right").mkdir()
+    ref, hyp = write_pair(tmp_path / "right", parity_pairs()[40:52])
+    page.goto(site.url(site.editor_path))
+    box = choose(page, big_ref, big_hyp)
+    page.wait_for_function(
+        "(sel) => Number(document.querySelector(sel + ' [data-cvb-files-progress]').getAttribute('value')) > 0",
+        arg=FILES,
+        timeout=120_000,
+    )
+    # The reader picked the wrong pair: the right one replaces it while the first is being scored.
+    box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+    box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=300_000)
+    assert page.evaluate("() => performance.getEntriesByName('cvb:worker-start').length") == 2
+    assert "Scored 12 clips" in box.locator("[data-cvb-files-status]").inner_text()
+    assert box.locator("[data-cvb-files-rerun]").is_hidden(), "the reader cancelled nothing"
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+
+
 # Where each of a box's visible buttons sits and whether it is drawn as one (a border), and how far apart the
 # clips' table keeps its cells' text.
 LAYOUT = """
