@@ -477,6 +477,7 @@ class Editor {
     const parts = {
       box,
       status: box.querySelector("[data-cvb-files-status]"),
+      names: [...box.querySelectorAll("[data-cvb-file-name]")],
       running: box.querySelector("[data-cvb-files-running]"),
       progress: box.querySelector("[data-cvb-files-progress]"),
       progressText: box.querySelector("[data-cvb-files-progress-text]"),
@@ -492,10 +493,11 @@ class Editor {
         if (input.files?.[0]) this.chooseFile(input.dataset.cvbFile, input.files[0]);
       });
     }
-    // Dropped or pasted: files or text go to the reference first, then the hypothesis.
-    const take = (items) => {
+    // Dropped or pasted: files or text go to the side they were dropped on, else the reference first, then the
+    // hypothesis.
+    const take = (items, onto = null) => {
       const f = this.state.files;
-      let side = f.reference && !f.hypothesis ? "hypothesis" : "reference";
+      let side = onto ?? (f.reference && !f.hypothesis ? "hypothesis" : "reference");
       for (const item of items.slice(0, 2)) {
         if (item instanceof Blob) this.chooseFile(side, item);
         else this.takeFile(side, `pasted-${side}.jsonl`, new TextEncoder().encode(item).buffer);
@@ -507,7 +509,8 @@ class Editor {
     box.addEventListener("drop", (event) => {
       if (event.target instanceof HTMLInputElement) return; // the file input takes its own drop
       event.preventDefault();
-      take([...(event.dataTransfer?.files ?? [])]);
+      const onto = event.target.closest?.(".cvb-files__input")?.querySelector("[data-cvb-file]")?.dataset.cvbFile;
+      take([...(event.dataTransfer?.files ?? [])], onto ?? null);
     });
     box.addEventListener("paste", (event) => {
       const pasted = [...(event.clipboardData?.files ?? [])];
@@ -544,6 +547,7 @@ class Editor {
     const state = this.state;
     const files = state.files;
     setText(parts.status, S.filesStatus(state, this.text));
+    for (const name of parts.names) setText(name, S.chosenName(state, name.dataset.cvbFileName, this.text));
     const progress = S.filesProgress(state, this.text);
     const running = parts.running ?? parts.progress;
     if (running.hidden === (progress !== null)) running.hidden = progress === null;

@@ -35,6 +35,7 @@ export const STRINGS = Object.freeze({
   waiting_for_files: "The scorer is busy with the files below: your edit is drawn once they are scored.",
   files_choose_both: "Choose, drop or paste (here, with the section focused) a reference JSONL and a hypothesis JSONL (one {\"id\": ..., \"text\": ...} per line).",
   files_choose_other: "Now choose the {side} JSONL.",
+  files_none: "none chosen",
   files_waiting: "The files are read as soon as the scorer has loaded.",
   files_scoring: "Scoring {reference} against {hypothesis} in your browser…",
   files_scored: "Scored {clips} clips of {reference} against {hypothesis} in your browser; nothing left this page.",
@@ -370,6 +371,11 @@ export function filesProgress(state, text = STRINGS) {
 export function offerRerun(state) {
   const f = state.files;
   return f.job === null && f.cancelled !== null && f.cancelled === f.version && Boolean(f.reference && f.hypothesis);
+}
+
+/** The name shown beside a side's chooser: the file chosen, dropped or pasted there, or that there is none. */
+export function chosenName(state, side, text = STRINGS) {
+  return state.files[side]?.name ?? text.files_none;
 }
 
 export function filesStatus(state, text = STRINGS) {

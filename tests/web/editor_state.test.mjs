@@ -548,6 +548,13 @@ const WAITING_CASES = [
 
 for (const c of [...FILE_CASES, ...SCORED_CASES, ...WAITING_CASES]) test(c.name, () => c.check(runFiles(c.events)));
 
+test("each chooser names the file its side holds, or says there is none", () => {
+  const { state } = runFiles([ready, { type: "file", side: "hypothesis", name: "hyp.jsonl", bytes }]);
+  assert.equal(S.chosenName(state, "hypothesis"), "hyp.jsonl");
+  assert.equal(S.chosenName(state, "reference"), S.STRINGS.files_none);
+  assert.equal(S.chosenName(state, "reference", S.strings({ files_none: "未選擇" })), "未選擇");
+});
+
 test("Chinese strings from the page replace every sentence of the state machine", () => {
   const zh = Object.fromEntries(Object.keys(S.STRINGS).map((key) => [key, `中${key}`]));
   const text = S.strings(zh);

@@ -169,7 +169,41 @@ def test_pasted_jsonl_is_scored_as_files_not_as_text(
     box.locator("summary").click()
     page.evaluate(PASTE, [FILES, ref.read_text(encoding="utf-8")])
     assert "hypothesis" in box.locator("[data-cvb-files-status]").inner_text()
+    # The chooser says what the side holds, pasted or chosen; the browser's own input would say nothing.
+    assert box.locator('[data-cvb-file-name="reference"]').inner_text() == "pasted-reference.jsonl"
+    assert box.locator('[data-cvb-file-name="hypothesis"]').inner_text() == "none chosen"
     page.evaluate(PASTE, [FILES, hyp.read_text(encoding="utf-8")])
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+
+
+# A file dropped on one side's chooser, as a reader drags it from their file manager.
+DROP = """
+([selector, side, name, text]) => {
+  const label = document.querySelector(`${selector} [data-cvb-file="${side}"]`).closest('label');
+  const data = new DataTransfer();
+  data.items.add(new File([text], name, {type: 'application/json'}));
+  label.querySelector('.cvb-files__choose').dispatchEvent(
+    new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+}
+"""
+
+
+def test_a_file_dropped_on_a_side_goes_to_that_side(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    ref, hyp = write_pair(tmp_path, parity_pairs()[100:110], missing=1)
+    page.goto(site.url(site.editor_path))
+    box = page.locator(FILES)
+    box.locator("summary").click()
+    # The hypothesis first: without a side, the first file would be taken as the reference.
+    page.evaluate(DROP, [FILES, "hypothesis", hyp.name, hyp.read_text(encoding="utf-8")])
+    names = box.locator('[data-cvb-file-name="hypothesis"]')
+    page.wait_for_function("(el) => el.textContent === 'dev-hyp.jsonl'", arg=names.element_handle())
+    assert "reference" in box.locator("[data-cvb-files-status]").inner_text()
+    page.evaluate(DROP, [FILES, "reference", ref.name, ref.read_text(encoding="utf-8")])
     page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
     with page.expect_download() as download:
         box.locator("[data-cvb-files-download]").click()

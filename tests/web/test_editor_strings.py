@@ -60,11 +60,13 @@ def test_every_sentence_of_the_state_machine_is_in_the_config_in_both_languages(
 
 
 # The editor's own text on the page, without what is not a label: the texts in the boxes, the drawing (the
-# scorer's alignment, with its own legend), code (signature, wheel name and hash) and the JSON sample.
+# scorer's alignment, with its own legend), code (signature, wheel name and hash), the JSON sample and the names
+# of the files chosen (the reader's own; with none chosen they say so, checked in the test).
 VISIBLE_LABELS = """
 (root) => {
   const copy = root.cloneNode(true);
-  for (const node of copy.querySelectorAll('textarea, [data-cvb-drawing], code, noscript, input')) node.remove();
+  const own = 'textarea, [data-cvb-drawing], code, noscript, input, [data-cvb-file-name]';
+  for (const node of copy.querySelectorAll(own)) node.remove();
   return copy.textContent;
 }
 """
@@ -90,6 +92,18 @@ def test_the_chinese_editor_shows_no_english_label(site: editor_site.Site, page:
         "([want]) => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact) "
         "[data-cvb-files-status]').textContent === want",
         arg=[status],
+    )
+    # The choosers are the page's, in Chinese: the browser's own file input (its button and "no file" are in the
+    # browser's language) is kept unseen.
+    assert box.locator('[data-cvb-file-name="reference"]').inner_text() == "ref.jsonl"
+    assert box.locator('[data-cvb-file-name="hypothesis"]').inner_text() == interface["files_none"].zh
+    assert box.locator(".cvb-files__choose").first.inner_text() == interface["files_choose"].zh
+    native = box.locator('input[data-cvb-file="hypothesis"]')
+    assert native.evaluate("(el) => getComputedStyle(el).opacity") == "0"
+    assert (native.bounding_box() or {}).get("width", 0) <= 1
+    native.focus()
+    assert native.evaluate("(el) => document.activeElement === el"), (
+        "the input can still be reached by keyboard"
     )
     # Hidden labels count too (a button shown later must not be English either).
     text = str(root.evaluate(VISIBLE_LABELS))
