@@ -490,7 +490,11 @@ class Editor {
     };
     for (const input of box.querySelectorAll("input[type=file][data-cvb-file]")) {
       input.addEventListener("change", () => {
-        if (input.files?.[0]) this.chooseFile(input.dataset.cvbFile, input.files[0]);
+        const file = input.files?.[0];
+        // Emptied once taken, so that choosing the same file again (edited since) is a change too; the label
+        // shows the name the side holds.
+        input.value = "";
+        if (file) this.chooseFile(input.dataset.cvbFile, file);
       });
     }
     // Dropped or pasted: files or text go to the side they were dropped on, else the reference first, then the

@@ -105,6 +105,8 @@ def test_the_chinese_editor_shows_no_english_label(site: editor_site.Site, page:
     assert native.evaluate("(el) => document.activeElement === el"), (
         "the input can still be reached by keyboard"
     )
+    # Emptied once its file is taken: choosing the same file again, edited since, must be a change too.
+    assert box.locator('input[data-cvb-file="reference"]').input_value() == ""
     # Hidden labels count too (a button shown later must not be English either).
     text = str(root.evaluate(VISIBLE_LABELS))
     words = set(re.findall(r"[A-Za-z][A-Za-z0-9-]*", text)) - TECHNICAL
