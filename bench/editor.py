@@ -9,7 +9,7 @@ inflated), restoring Python, the rest until ready), the worker's own start-up to
 first edit after ready that needs OpenCC's converter, keystroke-to-redraw p95 at 1,500 reference characters
 (typed the moment the editor is live, and again once it has settled: see SETTLE_MS) and main-thread long tasks
 while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode against the CLI,
-once (it takes minutes).
+once (it takes minutes): when the figures and the table show, before the intervals, and when the whole report does.
 """
 
 from __future__ import annotations
