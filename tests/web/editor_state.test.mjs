@@ -322,8 +322,8 @@ const FILE_CASES = [
     check: ({ state, jobs }) => {
       const id = jobs.at(-1).id;
       const p = S.filesProgress(state);
-      assert.equal(p.fraction, 0.1);
-      assert.equal(p.text, S.fill(S.STRINGS.files_progress_clips, { percent: "10%", done: 50, total: 100 }));
+      assert.equal(p.fraction, 0.04);
+      assert.equal(p.text, S.fill(S.STRINGS.files_progress_clips, { percent: "4%", done: 50, total: 100 }));
       const later = S.next(state, progressed("bootstrap", 5000, 10000)(id));
       assert.ok(S.filesProgress(later).fraction > p.fraction);
       const done = S.next(S.next(later, progressed("report", 1, 1)(id)), answered(id));
