@@ -342,7 +342,7 @@ export function jobOutdated(state) {
 // The phases a file job reports, in order, and the share of the whole run each takes, so that one bar runs
 // from 0 to 100 once and at an even pace. Measured on a 16,000-clip file (bench/editor.py --files): clips read
 // and scored, with the report before its intervals, 3.4 s; resamples 41.0 s; report 0.7 s. All three grow with
-// the clips, so the shares hold for any file.
+// the clips, so the shares hold roughly for any file (the clips' part also grows with their length).
 export const PHASES = Object.freeze(["clips", "bootstrap", "report"]);
 const PHASE_SHARE = Object.freeze({ clips: [0, 0.08], bootstrap: [0.08, 0.98], report: [0.98, 1] });
 const PHASE_TEXT = Object.freeze({
