@@ -403,7 +403,7 @@ def files_in_browser(
 ) -> dict[str, Any]:
     """A 16,000-clip pair of files scored in the browser's file mode and by the CLI, once each."""
     from pairs import corpus_pairs
-    from test_editor_files import write_pair
+    from test_editor_files import downloaded, write_pair
 
     ref, hyp = write_pair(folder, corpus_pairs(16_000), missing=20)
     started = time.monotonic()
@@ -429,9 +429,7 @@ def files_in_browser(
         page.wait_for_selector(f"{FULL_EDITOR} [data-cvb-files-actions]:not([hidden])", timeout=1_800_000)
         browser_s = time.monotonic() - started
         phases = page.evaluate("() => window.cvbPhases")
-        with page.expect_download() as download:
-            box.locator("[data-cvb-files-download]").click()
-        identical = Path(download.value.path()).read_bytes() == cli.stdout
+        identical = downloaded(page, box) == cli.stdout
         context.close()
     return {
         "clips": 16_000,

@@ -374,8 +374,8 @@ def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
             _cvb_os.makedirs(_cvb_os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
             handle.write(bytes(data))
-    globals()["_cvb_placed"] = (ref, hyp)
-    globals()["_cvb_records"] = None
+    # What was kept of the files placed before goes with them.
+    globals().update(_cvb_placed=(ref, hyp), _cvb_records=None, _cvb_report=None)
 
 
 _cvb_report = None  # the Report of the last files scored (cli.main's reported)
@@ -406,7 +406,6 @@ def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None, scor
     # report without its intervals once the clips are scored (report.scored_json): without numpy the
     # bootstrap is most of a long run (a 16,000-clip file: ~50 s of ~55), and the page shows the figures and
     # the table meanwhile.
-    _cvb_keep_report(None)
     _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
     return _cvb_cli("--json", progress=report, scored=scored)
 

@@ -40,12 +40,25 @@ def write_pair(folder: Path, pairs: list[tuple[str, str]], *, missing: int = 3) 
     return ref, hyp
 
 
-def choose(page: Any, ref: Path, hyp: Path) -> Any:
+def open_box(page: Any) -> Any:
+    """The full editor's file section, opened."""
     box = page.locator(FILES)
     box.locator("summary").click()
+    return box
+
+
+def choose(page: Any, ref: Path, hyp: Path) -> Any:
+    box = open_box(page)
     box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
     box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
     return box
+
+
+def downloaded(page: Any, box: Any) -> bytes:
+    """What the section's download button saves: the report's JSON, as bytes."""
+    with page.expect_download() as download:
+        box.locator("[data-cvb-files-download]").click()
+    return Path(download.value.path()).read_bytes()
 
 
 def cli(ref: Path, hyp: Path, *options: str) -> subprocess.CompletedProcess[bytes]:
@@ -63,9 +76,7 @@ def test_the_downloaded_json_is_the_clis_byte_for_byte(
     box = choose(page, ref, hyp)
     page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
     assert "Scored 60 clips" in box.locator("[data-cvb-files-status]").inner_text()
-    with page.expect_download() as download:
-        box.locator("[data-cvb-files-download]").click()
-    got = Path(download.value.path()).read_bytes()
+    got = downloaded(page, box)
     want = cli(ref, hyp, "--json")
     assert want.returncode == 0, want.stderr
     assert got == want.stdout
@@ -165,8 +176,7 @@ def test_pasted_jsonl_is_scored_as_files_not_as_text(
 ) -> None:
     ref, hyp = write_pair(tmp_path, parity_pairs()[100:110], missing=1)
     page.goto(site.url(site.editor_path))
-    box = page.locator(FILES)
-    box.locator("summary").click()
+    box = open_box(page)
     page.evaluate(PASTE, [FILES, ref.read_text(encoding="utf-8")])
     assert "hypothesis" in box.locator("[data-cvb-files-status]").inner_text()
     # The chooser says what the side holds, pasted or chosen; the browser's own input would say nothing.
@@ -174,9 +184,7 @@ def test_pasted_jsonl_is_scored_as_files_not_as_text(
     assert box.locator('[data-cvb-file-name="hypothesis"]').inner_text() == "none chosen"
     page.evaluate(PASTE, [FILES, hyp.read_text(encoding="utf-8")])
     page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
-    with page.expect_download() as download:
-        box.locator("[data-cvb-files-download]").click()
-    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+    assert downloaded(page, box) == cli(ref, hyp, "--json").stdout
 
 
 # A file dropped on one side's chooser, as a reader drags it from their file manager.
@@ -196,8 +204,7 @@ def test_a_file_dropped_on_a_side_goes_to_that_side(
 ) -> None:
     ref, hyp = write_pair(tmp_path, parity_pairs()[100:110], missing=1)
     page.goto(site.url(site.editor_path))
-    box = page.locator(FILES)
-    box.locator("summary").click()
+    box = open_box(page)
     # The hypothesis first: without a side, the first file would be taken as the reference.
     page.evaluate(DROP, [FILES, "hypothesis", hyp.name, hyp.read_text(encoding="utf-8")])
     names = box.locator('[data-cvb-file-name="hypothesis"]')
@@ -205,9 +212,7 @@ def test_a_file_dropped_on_a_side_goes_to_that_side(
     assert "reference" in box.locator("[data-cvb-files-status]").inner_text()
     page.evaluate(DROP, [FILES, "reference", ref.name, ref.read_text(encoding="utf-8")])
     page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
-    with page.expect_download() as download:
-        box.locator("[data-cvb-files-download]").click()
-    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+    assert downloaded(page, box) == cli(ref, hyp, "--json").stdout
 
 
 def test_cancel_stops_a_large_run_keeps_the_texts_and_score_again_gives_the_clis_bytes(
@@ -253,10 +258,8 @@ def test_cancel_stops_a_large_run_keeps_the_texts_and_score_again_gives_the_clis
     box.locator("[data-cvb-files-rerun]").click()
     page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=600_000)
     assert box.locator("[data-cvb-files-rerun]").is_hidden()
-    with page.expect_download() as download:
-        box.locator("[data-cvb-files-download]").click()
     want = cli(ref, hyp, "--json").stdout
-    assert Path(download.value.path()).read_bytes() == want
+    assert downloaded(page, box) == want
     # The table is read a page at a time: the second page holds the next clips in the same order.
     by_worst = [c["id"] for c in sorted(json.loads(want)["clips"], key=lambda c: -c["cer"])]
     rows = box.locator("tbody tr")
@@ -380,9 +383,7 @@ def test_files_replaced_while_a_job_runs_stop_it_and_are_scored_on_a_fresh_worke
     assert page.evaluate("() => performance.getEntriesByName('cvb:worker-start').length") == 2
     assert "Scored 12 clips" in box.locator("[data-cvb-files-status]").inner_text()
     assert box.locator("[data-cvb-files-rerun]").is_hidden(), "the reader cancelled nothing"
-    with page.expect_download() as download:
-        box.locator("[data-cvb-files-download]").click()
-    assert Path(download.value.path()).read_bytes() == cli(ref, hyp, "--json").stdout
+    assert downloaded(page, box) == cli(ref, hyp, "--json").stdout
 
 
 # Where each of a box's visible buttons sits and whether it is drawn as one (a border), and how far apart the
