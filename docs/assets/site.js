@@ -55,6 +55,9 @@ const keepEditionOffline = async () => {
     const edition = new URL(`${JSON.parse(config.textContent).base}/`, location.href);
     const chinese = document.documentElement.lang.toLowerCase().startsWith("zh");
     const root = chinese ? new URL("../", edition) : edition;
+    // Once per edition and browsing session: each page the reader opens next is kept as it is visited anyway.
+    const asked = `cvb-kept:${edition.href}`;
+    if (sessionStorage.getItem(asked)) return;
     await navigator.serviceWorker.register(new URL("sw.js", root));
     const registration = await navigator.serviceWorker.ready;
     const urls = [location.href.split("#")[0], ...performance.getEntriesByType("resource").map((e) => e.name)];
@@ -63,6 +66,7 @@ const keepEditionOffline = async () => {
       edition: edition.href,
       urls: [...new Set(urls)].filter((url) => new URL(url).origin === location.origin),
     });
+    sessionStorage.setItem(asked, "1");
   } catch (error) {
     console.info(`This site will not be kept for offline reading: ${error.message}`);
   }
