@@ -80,7 +80,7 @@ def site_context(
             len(config.endpointing.release.held_out_ids), frozenset({"endpointing.release.held_out_ids"})
         ),
         "fragments": fragments,
-        # Only what the build wrote: generator/build.py `artefacts` is the one list of downloadable files.
+        # Only what the build wrote: site_build/markdown.py `artefacts` is the one list of downloadable files.
         "downloads": downloads(artefacts),
         "pages": {page.output: page for page in PAGES},
         "tba": Text("to be announced", frozenset()),

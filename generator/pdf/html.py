@@ -1,6 +1,6 @@
 """Rendered page Markdown → the HTML of one printed document. Pure: strings in, strings out.
 
-The Markdown is the very text the site is built from (generator.build.render_all), so a PDF and its page can
+The Markdown is the very text the site is built from (site_build.markdown.render_all), so a PDF and its page can
 never say different things; only the extensions differ where paper needs another form (tabs laid out one after
 the other, code without a highlighter's colours).
 """

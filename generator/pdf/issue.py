@@ -16,18 +16,20 @@ import jinja2
 from markupsafe import Markup
 
 from generator import scorer_bridge
-from generator.build import Rendered, render_all
 from generator.config import Config
 from generator.pages.derive import tracked
 from generator.paths import Layout
 from generator.pdf.editions import EDITIONS, Document, Edition
 from generator.pdf.html import Section, anchor_prefixes, section
+
+# Re-exported: the publication check reads them here.
+from generator.pdf.printed import PDF_FOLDER as PDF_FOLDER
+from generator.pdf.printed import PrintedPdf as PrintedPdf
 from generator.pdf.printer import print_cached
 from generator.provenance import Num, Text
+from generator.site_build.markdown import Rendered, render_all
 
 PRINT_TEMPLATES = ("document.html.j2", "editor.html.j2")
-# Where the site serves the PDFs, relative to its root.
-PDF_FOLDER = "pdf"
 
 
 @dataclass(frozen=True)
@@ -144,22 +146,6 @@ def print_jobs(layout: Layout, *, config_dir: Path | None = None) -> list[PrintJ
 
 def pdf_cache(layout: Layout) -> Path:
     return layout.root / "build" / "pdf-cache"
-
-
-@dataclass(frozen=True)
-class PrintedPdf:
-    """A PDF printed in memory, not yet written anywhere."""
-
-    name: str
-    data: bytes
-
-    @property
-    def size(self) -> int:
-        return len(self.data)
-
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
 
 
 def print_issue(layout: Layout, *, config_dir: Path | None = None, cache: bool = True) -> list[PrintedPdf]:
