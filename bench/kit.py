@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from publish import publish  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from tests.starter_kit.kit_process import (  # noqa: E402
+from generator.kit_servers import (  # noqa: E402
     AUDIO,
     CONFIG,
     LANGUAGES,

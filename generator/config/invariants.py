@@ -9,9 +9,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.config.errors import ConfigProblem, KeyPath
-from generator.config.load import Config
+from generator.config.localise import TBA_TERM, zh_text_problems
 from generator.config.models import PartialDate, PluralText
 from generator.config.source import SourceFile
+from generator.config.validated import Config
 
 WEIGHT_TOLERANCE = 1e-9
 
@@ -51,9 +52,6 @@ _CJK_SPACE = re.compile(
 
 
 def _glossary(config: Config) -> Iterator[Finding]:
-    # Imported here: localise reads Config from load, as this module does.
-    from generator.config.localise import TBA_TERM, zh_text_problems
-
     glossary = config.glossary
     if TBA_TERM not in glossary.terms:
         yield Finding(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from generator.config.errors import ConfigError, ConfigProblem, KeyPath
+from generator.config.invariants import find_problems
 from generator.config.models import (
     EndpointingFile,
     FailuresFile,
@@ -22,6 +22,7 @@ from generator.config.models import (
     SiteFile,
 )
 from generator.config.source import SourceFile, read_yaml
+from generator.config.validated import Config
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -38,21 +39,6 @@ FILES: dict[str, type[BaseModel]] = {
     "site.yaml": SiteFile,
     "glossary.yaml": GlossaryFile,
 }
-
-
-@dataclass(frozen=True)
-class Config:
-    platform: PlatformFile
-    protocol: ProtocolFile
-    frames: FramesFile
-    scoring: ScoringFile
-    rounds: RoundsFile
-    failures: FailuresFile
-    endpointing: EndpointingFile
-    methodology: MethodologyFile
-    site: SiteFile
-    glossary: GlossaryFile
-    sources: dict[str, SourceFile]
 
 
 def load_config(directory: Path) -> Config:
@@ -95,9 +81,6 @@ def load_config(directory: Path) -> Config:
         glossary=_as(models["glossary.yaml"], GlossaryFile),
         sources=sources,
     )
-    # Imported here: invariants reads Config, and Config must exist before it.
-    from generator.config.invariants import find_problems
-
     found = find_problems(config)
     if found:
         raise ConfigError([p.located(sources) for p in found])

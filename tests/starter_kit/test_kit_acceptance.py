@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 import websockets
 
+from generator.kit_servers import LANGUAGES, WAIT_S, KitServer, kit_server, run
 from starter_kit.connection_test.client import RunResult, run_items
 from starter_kit.connection_test.clips import load_clips
 from starter_kit.protocol.machine import PILLARS, Item
-from tests.starter_kit.kit_process import LANGUAGES, WAIT_S, KitServer, kit_server, run
 from tests.starter_kit.protocol_support import SETTINGS
 
 pytestmark = pytest.mark.xdist_group("kit-servers")

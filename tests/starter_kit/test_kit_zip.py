@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from generator.build import render_all
+from generator.kit_servers import CONFIG, KIT, rendered
 from generator.paths import Layout
 from starter_kit.connection_test.bundle import MissingClipsError
 from starter_kit.connection_test.cli import add_arguments
 from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_zip
-from tests.starter_kit.kit_process import CONFIG, KIT, rendered
 
 LAYOUT = Layout()
 
