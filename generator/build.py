@@ -16,7 +16,7 @@ from generator.precompress import precompress_tree
 from generator.rules_export import scoring_rules_json
 from generator.site_build.assets import StaleSnapshotError, StaleWheelError, start_up_snapshot
 from generator.site_build.docs_tree import write_pages, write_root_docs
-from generator.site_build.markdown import Rendered, render_all
+from generator.site_build.markdown import Rendered, load_sources, render_all
 from generator.site_build.mkdocs_run import SiteGeneratorError, run_mkdocs
 from generator.site_build.plugin import SitePlugin
 from generator.site_build.search import search_words
@@ -52,11 +52,13 @@ def build_site(
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
+    # The config read and the kit rendered once; the pages rendered from them for print, then for the web.
+    sources = load_sources(layout, config_dir=config_dir)
     # The PDFs are printed first: the changelog lists them with their sizes and hashes.
-    pdfs = print_issue(layout, config_dir=config_dir)
+    pdfs = print_issue(layout, sources=sources)
     rendered = render_all(
         layout,
-        config_dir=config_dir,
+        sources=sources,
         issue_pdfs=download_rows(pdfs),
         pdf_files=pdfs,
         results=results,

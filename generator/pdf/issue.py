@@ -27,7 +27,7 @@ from generator.pdf.printed import PDF_FOLDER as PDF_FOLDER
 from generator.pdf.printed import PrintedPdf as PrintedPdf
 from generator.pdf.printer import print_cached
 from generator.provenance import Num, Text
-from generator.site_build.markdown import Rendered, render_all
+from generator.site_build.markdown import Rendered, Sources, load_sources, render_print
 
 PRINT_TEMPLATES = ("document.html.j2", "editor.html.j2")
 
@@ -85,9 +85,15 @@ def css_string(value: object) -> Markup:
 
 
 def render_for_print(
-    layout: Layout, edition: Edition, *, config_dir: Path | None = None, keys: bool = False
+    layout: Layout,
+    edition: Edition,
+    *,
+    config_dir: Path | None = None,
+    keys: bool = False,
+    sources: Sources | None = None,
 ) -> Rendered:
-    """The site's own pages, with the interactive editor replaced by its build-time drawing."""
+    """The site's own pages, with the interactive editor replaced by its build-time drawing (from `sources`
+    when given: the build's, which its web pages are rendered from too)."""
     env = _html_env(layout)
 
     def editors(config: Config, sample: scorer_bridge.EditorSample) -> tuple[str, str]:
@@ -101,7 +107,7 @@ def render_for_print(
 
         return one(False), one(True)
 
-    return render_all(layout, config_dir=config_dir, print_editors=editors, mark=keys, keys=keys)
+    return render_print(sources or load_sources(layout, config_dir=config_dir, mark=keys, keys=keys), editors)
 
 
 def current_issue(config: Config) -> Any:
@@ -133,10 +139,12 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
     )
 
 
-def print_jobs(layout: Layout, *, config_dir: Path | None = None) -> list[PrintJob]:
+def print_jobs(
+    layout: Layout, *, config_dir: Path | None = None, sources: Sources | None = None
+) -> list[PrintJob]:
     jobs: list[PrintJob] = []
     for edition in EDITIONS:
-        rendered = render_for_print(layout, edition, config_dir=config_dir)
+        rendered = render_for_print(layout, edition, config_dir=config_dir, sources=sources)
         issued = str(rendered.config.platform.issues[-1].issued)
         for document in edition.documents:
             html = compose(layout, rendered, edition, document)
@@ -148,11 +156,13 @@ def pdf_cache(layout: Layout) -> Path:
     return layout.root / "build" / "pdf-cache"
 
 
-def print_issue(layout: Layout, *, config_dir: Path | None = None, cache: bool = True) -> list[PrintedPdf]:
+def print_issue(
+    layout: Layout, *, config_dir: Path | None = None, cache: bool = True, sources: Sources | None = None
+) -> list[PrintedPdf]:
     """Every PDF of the current issue, in memory (through the cache unless cache=False)."""
     return [
         PrintedPdf(job.filename, print_cached(job.html, cache=pdf_cache(layout) if cache else None).data)
-        for job in print_jobs(layout, config_dir=config_dir)
+        for job in print_jobs(layout, config_dir=config_dir, sources=sources)
     ]
 
 

@@ -89,23 +89,26 @@ def artefacts(
 PrintEditors = Callable[[Config, scorer_bridge.EditorSample], tuple[str, str]]
 
 
-def render_all(
-    layout: Layout,
-    *,
-    config_dir: Path | None = None,
-    mark: bool = False,
-    print_editors: PrintEditors | None = None,
-    issue_pdfs: Sequence[Mapping[str, str]] = (),
-    keys: bool = False,
-    pdf_files: Sequence[PrintedPdf] = (),
-    results: Path | None = None,
-    without_bad_records: bool | None = None,
-) -> Rendered:
-    """Render every page of both editions and every kit file in memory. With mark=True, tracked values are
-    bracketed for the check (with keys=True, each bracket also names the value's config keys).
+@dataclass(frozen=True)
+class Sources:
+    """What every rendering of one build shares, made once: the config, the template environment, the kit (its
+    text, the plain text in its zip, the zip) and each edition's scored editor sample."""
 
-    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
-    record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
+    layout: Layout
+    config: Config
+    env: jinja2.Environment
+    mark: bool
+    kit: dict[str, str]
+    plain_kit: dict[str, str]
+    kit_zip: bytes
+    samples: dict[str, scorer_bridge.EditorSample]
+
+
+def load_sources(
+    layout: Layout, *, config_dir: Path | None = None, mark: bool = False, keys: bool = False
+) -> Sources:
+    """Load the config and render the kit. With mark=True, tracked values are bracketed for the check (with
+    keys=True, each bracket also names the value's config keys)."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark, keys=keys)
     kit = render_kit(env, config)
@@ -119,23 +122,72 @@ def render_all(
         edition.code: scorer_bridge.editor_sample(layout.editor_examples, config, language=edition.code)
         for edition in EDITIONS
     }
-    if print_editors is not None:
+    return Sources(layout, config, env, mark, kit, plain, kit_zip_bytes, samples)
 
-        def printed(edition: Edition) -> dict[bool, str]:
-            full, compact_markup = print_editors(config, samples[edition.code])
-            return {False: full, True: compact_markup}
 
-        return _render_pages(
-            env,
-            config,
-            kit,
-            kit_zip_bytes,
-            printed,
-            mark,
-            wheel=None,
-            issue_pdfs=issue_pdfs,
-            files=artefacts(config, plain, kit_zip_bytes, None, pdf_files),
-        )
+def render_all(
+    layout: Layout,
+    *,
+    config_dir: Path | None = None,
+    mark: bool = False,
+    issue_pdfs: Sequence[Mapping[str, str]] = (),
+    keys: bool = False,
+    pdf_files: Sequence[PrintedPdf] = (),
+    results: Path | None = None,
+    without_bad_records: bool | None = None,
+    sources: Sources | None = None,
+) -> Rendered:
+    """Render every page of both editions and every kit file in memory for the web, from `sources` when given
+    (a build renders for print and for the web from the same), else from the config in `config_dir` (see
+    load_sources for `mark` and `keys`).
+
+    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
+    record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
+    return _render_for_web(
+        sources or load_sources(layout, config_dir=config_dir, mark=mark, keys=keys),
+        issue_pdfs=issue_pdfs,
+        pdf_files=pdf_files,
+        results=results,
+        without_bad_records=without_bad_records,
+    )
+
+
+def render_print(
+    sources: Sources,
+    print_editors: PrintEditors,
+    *,
+    issue_pdfs: Sequence[Mapping[str, str]] = (),
+    pdf_files: Sequence[PrintedPdf] = (),
+) -> Rendered:
+    """Every page as printed: the print edition's stand-in for the editors, no wheel, no standings."""
+    config = sources.config
+
+    def printed(edition: Edition) -> dict[bool, str]:
+        full, compact_markup = print_editors(config, sources.samples[edition.code])
+        return {False: full, True: compact_markup}
+
+    return _render_pages(
+        sources.env,
+        config,
+        sources.kit,
+        sources.kit_zip,
+        printed,
+        sources.mark,
+        wheel=None,
+        issue_pdfs=issue_pdfs,
+        files=artefacts(config, sources.plain_kit, sources.kit_zip, None, pdf_files),
+    )
+
+
+def _render_for_web(
+    sources: Sources,
+    *,
+    issue_pdfs: Sequence[Mapping[str, str]],
+    pdf_files: Sequence[PrintedPdf],
+    results: Path | None,
+    without_bad_records: bool | None,
+) -> Rendered:
+    layout, config = sources.layout, sources.config
     wheel = scorer_bridge.find_wheel(layout.wheels)
     html_env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(layout.editor_web)),
@@ -149,7 +201,7 @@ def render_all(
         return {
             compact: scorer_bridge.editor_markup(
                 html_env,
-                sample=samples[edition.code],
+                sample=sources.samples[edition.code],
                 wheel=wheel,
                 # The full editor sits on /methodology/, the compact one on the guide at the edition's root.
                 asset_base=up + ("assets" if compact else "../assets"),
@@ -161,18 +213,24 @@ def render_all(
         }
 
     return _render_pages(
-        env,
+        sources.env,
         config,
-        kit,
-        kit_zip_bytes,
+        sources.kit,
+        sources.kit_zip,
         editors_for,
-        mark,
+        sources.mark,
         wheel=wheel,
         issue_pdfs=issue_pdfs,
         # Downloads are the plain bytes the site serves, whatever brackets the check adds to `kit`.
-        files=artefacts(config, plain, kit_zip_bytes, wheel, pdf_files),
+        files=artefacts(config, sources.plain_kit, sources.kit_zip, wheel, pdf_files),
         extra_pages=lambda context, edition: board_pages(
-            layout, config, env, context, edition, results=results, without_bad_records=without_bad_records
+            layout,
+            config,
+            sources.env,
+            context,
+            edition,
+            results=results,
+            without_bad_records=without_bad_records,
         ),
     )
 
