@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from html import escape
 
 from cvb_scorer.rules import ScoringRules
+from cvb_scorer.stats import Banded
 
 from generator.config import Config
 from generator.pages.derive import tracked
 from generator.provenance import Num, Text
 from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows, standing_records
+from generator.results.bands import chain
 from generator.results.records import Entrant, Loaded, standing_round
 
 CORE = "core"
@@ -46,8 +48,8 @@ def shown_name(entrant: Entrant, source: str) -> Text:
 
 class BandKind(enum.Enum):
     ALONE = "alone"  # the band has one entry
-    TIED = "tied"  # several entries overlap the leader's interval
-    BROKEN_CHAIN = "broken_chain"  # the leader overlaps someone in the band above, but not its leader
+    TIED = "tied"  # several entries, every pair of their intervals overlaps
+    CHAIN = "chain"  # several entries, some pairs apart: they share the band through the entries between them
 
 
 class Label(enum.Enum):
@@ -76,12 +78,16 @@ class BandFact:
     band: Num
     rank: Num
     kind: BandKind
-    leader: Text
-    members: tuple[Text, ...]  # the others in the band
-    # Entries of the band above whose intervals the leader overlaps (never that band's leader): the overlap does
-    # not chain it upwards. Any kind may have them; BROKEN_CHAIN is a band of one that has them.
-    chained_to: tuple[Text, ...]
-    above_leader: Text | None
+    leader: Text  # the band's best entry (its first name, not a test of membership)
+    members: tuple[Text, ...]  # the others in the band, best first
+    everyone: tuple[Text, ...]  # the leader and the others
+    # CHAIN only: the band's longest chain of overlaps end to end (consecutive names overlap), its two ends and
+    # the names between them, its length in overlaps, and how many of the band's pairs are apart.
+    chain: tuple[Text, ...] = ()
+    ends: tuple[Text, ...] = ()
+    links: Num | None = None
+    apart: Num | None = None
+    pairs: Num | None = None
 
 
 @dataclass(frozen=True)
@@ -231,45 +237,33 @@ def gaps(row: Row, rules: ScoringRules) -> tuple[Gap | None, Gap | None]:
     return core, full
 
 
-def _band_facts(
-    banded: Sequence[tuple[Row, object]], figures: Mapping[str, Figure], names: Mapping[str, Text]
-) -> list[BandFact]:
-    from cvb_scorer.stats import Banded
-
-    entries: list[Banded] = [b for _, b in banded if isinstance(b, Banded)]
-    by_band: dict[int, list[Banded]] = {}
-    for b in entries:
-        by_band.setdefault(b.band, []).append(b)
+def _band_facts(banded: Sequence[tuple[Row, Banded]], names: Mapping[str, Text]) -> list[BandFact]:
+    by_band: dict[int, list[tuple[Row, Banded]]] = {}
+    for row, b in banded:
+        by_band.setdefault(b.band, []).append((row, b))
     facts = []
     for band, members in sorted(by_band.items()):
-        leader = members[0]
-        lead_name = names[leader.leader]
-        sources = [s for m in members for s in sorted(names[m.entry.name].sources)] + sorted(
-            {s for m in members for s in _row_sources(banded, m.entry.name)}
+        sources = [s for row, _ in members for s in (*sorted(names[row.entrant.id].sources), *row.sources)]
+        leader = members[0][1]
+        found = chain([b.entry for _, b in members])
+        others = tuple(names[b.entry.name] for _, b in members[1:])
+        kind = BandKind.ALONE if not others else BandKind.TIED if found is None else BandKind.CHAIN
+        facts.append(
+            BandFact(
+                band=_num(band, sources),
+                rank=_num(leader.rank, sources),
+                kind=kind,
+                leader=names[leader.leader],
+                members=others,
+                everyone=(names[leader.leader], *others),
+                chain=tuple(names[n] for n in found.path) if found else (),
+                ends=(names[found.path[0]], names[found.path[-1]]) if found else (),
+                links=_num(found.links, sources) if found else None,
+                apart=_num(found.apart, sources) if found else None,
+                pairs=_num(found.pairs, sources) if found else None,
+            )
         )
-        band_n = _num(band, sources)
-        rank_n = _num(leader.rank, sources)
-        others = tuple(names[m.entry.name] for m in members[1:])
-        above = by_band.get(band - 1, [])
-        lf = figures[leader.entry.name]
-        chained = tuple(
-            names[a.entry.name]
-            for a in above
-            if figures[a.entry.name].high >= lf.low and figures[a.entry.name].low <= lf.high
-        )
-        above_leader = names[above[0].leader] if above else None
-        kind = BandKind.TIED if others else BandKind.ALONE
-        if chained and above_leader is not None and not others:
-            kind = BandKind.BROKEN_CHAIN
-        facts.append(BandFact(band_n, rank_n, kind, lead_name, others, chained, above_leader))
     return facts
-
-
-def _row_sources(banded: Sequence[tuple[Row, object]], entrant_id: str) -> tuple[str, ...]:
-    for row, _ in banded:
-        if row.entrant.id == entrant_id:
-            return row.sources
-    return ()
 
 
 # The chart's geometry, in SVG user units; the scale spans the score scale from the config.
@@ -344,7 +338,7 @@ def _board(
     if not banded:
         return None
     figures = {row.entrant.id: f for row, _ in banded if (f := get(row)) is not None}
-    facts = _band_facts(banded, figures, names)
+    facts = _band_facts(banded, names)
     board_rows = []
     items = []
     for row, b in banded:

@@ -156,7 +156,7 @@ def say(model: BoardModel, config: Config, edition: str) -> Any:
     return env.get_template(by_code[edition].templates + "_board.md.j2").make_module(vars=context)
 
 
-def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
+def test_a_chain_a_b_c_is_one_band_and_each_edition_names_its_ends() -> None:
     config, rules = _config()
     # Means 80, 74 and 64 with a spread of 20: A overlaps B, B overlaps C, C does not reach A.
     records = [
@@ -164,46 +164,76 @@ def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
         _record("b", "llm", [54.0, 94.0]),
         _record("c", "llm", [44.0, 84.0]),
     ]
-    board = _board(_model(records, [_e("a"), _e("b"), _e("c")], config, rules), "llm")
+    model = _model(records, [_e("a"), _e("b"), _e("c")], config, rules)
+    board = _board(model, "llm")
     by_name = {str(r.name): r for r in board.rows}
     assert [(str(r.name), r.rank.value, r.band.value, r.leader) for r in board.rows] == [
         ("Code A", 1, 1, True),
         ("Code B", 1, 1, False),
-        ("Code C", 3, 2, True),
+        ("Code C", 1, 1, False),
     ]
     a, b, c = (by_name[f"Code {x}"].figure for x in "ABC")
     assert b.high.value >= a.low.value and c.high.value >= b.low.value and c.high.value < a.low.value
-    first, second = board.bands
-    assert first.kind is BandKind.TIED
-    assert second.kind is BandKind.BROKEN_CHAIN
-    assert [str(x) for x in second.chained_to] == ["Code B"]
-    assert str(second.above_leader) == "Code A"
-    model = _model(records, [_e("a"), _e("b"), _e("c")], config, rules)
+    (band,) = board.bands
+    assert band.kind is BandKind.CHAIN
+    assert [str(x) for x in band.chain] == ["Code A", "Code B", "Code C"]
+    assert (band.links.value, band.apart.value, band.pairs.value) == (2, 1, 3)
     en, zh = say(model, config, "en"), say(model, config, "zh")
-    assert str(en.band_sentence(first)) == (
-        "Band 1: Code A leads; the interval of Code B overlaps Code A's, so they are tied at rank 1."
+    assert str(en.band_sentence(band)) == (
+        "Band 1: Code A, Code B and Code C are tied at rank 1 through a chain of 2 overlaps, Code A – Code B – "
+        "Code C. Code A and Code C do not overlap each other (pairs apart in this band: 1 of 3): they share "
+        "the band only through the entries between them, as the rule says."
     )
-    assert str(en.band_sentence(second)) == (
-        "Band 2: Code C alone at rank 3; no interval below overlaps it. Its interval overlaps Code B in the band "
-        "above but not that band's leader, Code A, so overlaps do not chain it upwards."
-    )
-    assert (
-        str(zh.band_sentence(first))
-        == "名次組 1：Code A 領先；Code B 的區間與 Code A 的重疊，所以並列第 1 名。"
-    )
-    assert str(zh.band_sentence(second)) == (
-        "名次組 2：Code C 獨佔第 3 名，排在後面的參賽者沒有一個區間與它重疊。它的區間雖與上一組的 Code B 重疊，"
-        "卻碰不到該組領先者 Code A 的區間；分組只與領先者比較，重疊不會一環扣一環把它拉上去。"
+    assert str(zh.band_sentence(band)) == (
+        "名次組 1：Code A、Code B 及 Code C 經 2 個重疊連成一條鏈，並列第 1 名：Code A – Code B – Code C。"
+        "Code A 及 Code C 的區間並不重疊（組內 3 對之中有 1 對不重疊）；按規則，它們經中間的參賽者相連而同組。"
     )
     from generator.pages.board import chart_svg
 
     for edition, title in (("en", "Reasoning: intervals by entrant"), ("zh", "理解回應：各參賽者的置信區間")):
         svg = str(chart_svg(board.chart, say(model, config, edition).chart_title("llm")))
         assert f'aria-label="{title}"' in svg and f"<title>{title}</title>" in svg
-        assert 'class="cvb-leader"' in svg and svg.count("<path") == 2
+        assert 'class="cvb-leader"' in svg and svg.count("<path") == 1
 
 
-def test_several_entries_tied_with_one_leader_are_listed_in_each_edition() -> None:
+def test_entries_apart_get_bands_of_their_own_and_the_rank_counts_the_entries_above() -> None:
+    config, rules = _config()
+    # Means 80, 78 (overlapping) and 40, 38 (overlapping), the two pairs far apart.
+    records = [
+        _record("a", "llm", [70.0, 90.0]),
+        _record("b", "llm", [68.0, 88.0]),
+        _record("c", "llm", [30.0, 50.0]),
+        _record("d", "llm", [37.0, 39.0]),
+    ]
+    model = _model(records, [_e("a"), _e("b"), _e("c"), _e("d")], config, rules)
+    board = _board(model, "llm")
+    assert [(str(r.name), r.rank.value, r.band.value) for r in board.rows] == [
+        ("Code A", 1, 1),
+        ("Code B", 1, 1),
+        ("Code C", 3, 2),
+        ("Code D", 3, 2),
+    ]
+    assert [f.kind for f in board.bands] == [BandKind.TIED, BandKind.TIED]
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert str(en.band_sentence(board.bands[1])) == (
+        "Band 2: Code C and Code D are tied at rank 3; their intervals all overlap one another."
+    )
+    assert (
+        str(zh.band_sentence(board.bands[1]))
+        == "名次組 2：Code C 及 Code D 並列第 3 名，彼此的區間都互相重疊。"
+    )
+    alone = _model(records[:1] + records[2:3], [_e("a"), _e("c")], config, rules)
+    fact = _board(alone, "llm").bands[1]
+    assert fact.kind is BandKind.ALONE
+    assert str(say(alone, config, "en").band_sentence(fact)) == (
+        "Band 2: Code C alone at rank 2; its interval overlaps no other entry's."
+    )
+    assert str(say(alone, config, "zh").band_sentence(fact)) == (
+        "名次組 2：Code C 獨佔第 2 名，其區間與其他參賽者的都不重疊。"
+    )
+
+
+def test_several_entries_all_overlapping_are_listed_in_each_edition() -> None:
     config, rules = _config()
     records = [
         _record("a", "llm", [60.0, 100.0]),
@@ -214,10 +244,10 @@ def test_several_entries_tied_with_one_leader_are_listed_in_each_edition() -> No
     (band,) = _board(model, "llm").bands
     assert band.kind is BandKind.TIED and [str(m) for m in band.members] == ["Code B", "Code C"]
     assert str(say(model, config, "en").band_sentence(band)) == (
-        "Band 1: Code A leads; the intervals of Code B and Code C overlap Code A's, so they are tied at rank 1."
+        "Band 1: Code A, Code B and Code C are tied at rank 1; their intervals all overlap one another."
     )
     assert str(say(model, config, "zh").band_sentence(band)) == (
-        "名次組 1：Code A 領先；Code B 及 Code C 的區間都與 Code A 的重疊，所以並列第 1 名。"
+        "名次組 1：Code A、Code B 及 Code C 並列第 1 名，彼此的區間都互相重疊。"
     )
 
 

@@ -14,12 +14,12 @@ from conftest import PageLog, off_origin
 pytestmark = pytest.mark.browser
 
 
-# What each edition's pages say: the recognition pillar's name, a band sentence's opening and its leader word,
+# What each edition's pages say: the recognition pillar's name, a band sentence's opening and its tie words,
 # the machine-measure label, the withheld Full Score (the example entrant whose conversation is not final), the
 # chart's title.
 SAYS = {
-    "": ("Recognition", "Band 1: ", " leads", "measured, not rated", "withheld", ": intervals by entrant"),
-    "zh/": ("語音識別", "名次組 1：", " 領先", "機器量度，未經評分", "才公佈", "：各參賽者的置信區間"),
+    "": ("Recognition", "Band 1: ", " tied at rank ", "measured, not rated", "withheld", ": intervals by entrant"),
+    "zh/": ("語音識別", "名次組 1：", "並列第", "機器量度，未經評分", "才公佈", "：各參賽者的置信區間"),
 }
 
 
