@@ -22,7 +22,7 @@ from generator.pages.derive import tracked
 from generator.provenance import Num, Text
 from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows, standing_records
 from generator.results.bands import chain
-from generator.results.records import Entrant, Loaded, standing_round
+from generator.results.records import Entrant, Loaded, Refusal, standing_round
 
 CORE = "core"
 
@@ -191,6 +191,16 @@ class EntrantPage:
 
 
 @dataclass(frozen=True)
+class RefusalView:
+    """A record the build left out: its file (relative to the results folder), the kind of fault each edition
+    names, and the exact sentence (English: it quotes ids and values)."""
+
+    source: Text
+    kind: Refusal
+    reason: Text
+
+
+@dataclass(frozen=True)
 class BoardModel:
     groups: tuple[VersionGroup, ...]
     entrants: tuple[EntrantPage, ...]
@@ -198,7 +208,7 @@ class BoardModel:
     interval_level: Num
     resamples: Num
     seed: Num
-    refused: tuple[Text, ...]
+    refused: tuple[RefusalView, ...]
 
 
 def _view(fig: Figure, sources: Sequence[str], *, rate: bool = False) -> FigureView:
@@ -421,7 +431,9 @@ def board_model(
     grouped: Mapping[str, Sequence[Row]] | None = None,
 ) -> BoardModel:
     """``grouped``: ``aggregate.rows`` of the loaded records when the caller has them already (the build
-    aggregates once and hands them here); computed here otherwise."""
+    aggregates once and hands them here); computed here otherwise. The refusals listed are ``loaded.problems``;
+    ``refused`` (their sentences) is accepted for callers of the earlier signature and not used."""
+    del refused
     cfg = tracked(config)
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
@@ -468,7 +480,10 @@ def board_model(
         interval_level=cfg.scoring.statistics.interval,
         resamples=cfg.scoring.statistics.bootstrap_resamples,
         seed=cfg.scoring.statistics.bootstrap_seed,
-        refused=tuple(Text(r, frozenset({"refused record"})) for r in refused),
+        refused=tuple(
+            RefusalView(Text(p.source, frozenset({p.source})), p.kind, Text(p.reason, frozenset({p.source})))
+            for p in loaded.problems
+        ),
     )
 
 

@@ -30,6 +30,7 @@ from generator.results.records import (
     Entrant,
     Loaded,
     Record,
+    Refusal,
     ResultsFolderError,
     draw_spec,
     load_folder,
@@ -484,37 +485,65 @@ def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: 
     _, rules = _config()
     folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad(kind)})
     loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
-    assert [r.source for r in loaded.records] == ["results/runs/ok.json"]
+    assert [r.source for r in loaded.records] == ["runs/ok.json"]
     assert len(loaded.problems) == 1
-    assert loaded.problems[0].source == "results/runs/bad.json"
+    assert loaded.problems[0].source == "runs/bad.json"
     assert loaded.problems[0].reason.startswith(reason), loaded.problems[0].reason
 
 
 @pytest.mark.parametrize(
-    ("second", "sentence"),
+    ("second", "kind", "sentences"),
     [
-        # The same run twice: named by its run number, pointing at the first.
+        # The same run twice: both files refused, each naming the other, whichever sorts first.
         (
             {},
-            "results/runs/2.json: it repeats run 1 of a on llm in round online_challenge, already in "
-            "results/runs/1.json.",
+            Refusal.DUPLICATE_RUN,
+            [
+                "runs/1.json: it records run 1 of a on llm in round online_challenge, as runs/2.json does; every "
+                "copy is left out until only one remains.",
+                "runs/2.json: it records run 1 of a on llm in round online_challenge, as runs/1.json does; every "
+                "copy is left out until only one remains.",
+            ],
         ),
         # The same draw recorded under another run number.
         (
             {"run": 2},
-            "results/runs/2.json: it repeats the draw of results/runs/1.json (same entrant, pillar, round, seed "
-            "and window).",
+            Refusal.DUPLICATE_DRAW,
+            [
+                "runs/1.json: it repeats the draw of runs/2.json (same entrant, pillar, round, seed and window); "
+                "every copy is left out until only one remains.",
+                "runs/2.json: it repeats the draw of runs/1.json (same entrant, pillar, round, seed and window); "
+                "every copy is left out until only one remains.",
+            ],
         ),
     ],
 )
-def test_a_repeated_run_or_draw_is_refused_naming_the_first(
-    tmp_path: Path, second: dict[str, object], sentence: str
+def test_a_repeated_run_or_draw_refuses_every_copy_naming_the_others(
+    tmp_path: Path, second: dict[str, object], kind: Refusal, sentences: list[str]
 ) -> None:
     _, rules = _config()
     rec = _record("a", "llm", [70.0])
-    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, **second}})
-    problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
-    assert [str(p) for p in problems] == [sentence]
+    other = _record("b", "llm", [60.0])
+    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, **second}, "3.json": other})
+    loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
+    assert [str(p) for p in loaded.problems] == sentences
+    assert {p.kind for p in loaded.problems} == {kind}
+    assert [r.source for r in loaded.records] == ["runs/3.json"]
+
+
+def test_a_run_beyond_the_rounds_quota_is_refused(tmp_path: Path) -> None:
+    config, rules = _config()
+    quota = config.rounds.runs_per_round
+    spec = DrawSpec(30, STRATA, rounds=ROUNDS, separate_pools=True, runs_per_round=quota)
+    records = {f"{k}.json": _record("a", "llm", [70.0], run=k) for k in range(1, quota + 2)}
+    loaded = load_folder(_folder(tmp_path, records), rules=rules, spec=spec)
+    assert sorted(r.run.run for r in loaded.records) == list(range(1, quota + 1))
+    assert [(p.source, p.kind) for p in loaded.problems] == [(f"runs/{quota + 1}.json", Refusal.OVER_QUOTA)]
+    assert loaded.problems[0].reason == (
+        f"it is run {quota + 1}, but each entrant has {quota} scored run(s) per pillar in a round (rounds.yaml, "
+        "runs_per_round)."
+    )
+    assert draw_spec(config).runs_per_round == quota
 
 
 def test_the_same_run_number_in_another_round_is_another_run(tmp_path: Path) -> None:
@@ -535,9 +564,9 @@ def test_a_record_whose_round_has_no_pool_is_refused(tmp_path: Path) -> None:
     }
     folder = _folder(tmp_path, records, pools={"online_challenge": POOL})
     loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
-    assert [r.source for r in loaded.records] == ["results/runs/o.json"]
+    assert [r.source for r in loaded.records] == ["runs/o.json"]
     assert [str(p) for p in loaded.problems] == [
-        "results/runs/q.json: round 'qualification' has no pool in this results folder "
+        "runs/q.json: round 'qualification' has no pool in this results folder "
         "(pools/qualification.jsonl), so its draw cannot be reconstructed."
     ]
 
@@ -555,7 +584,7 @@ def _folder_error(tmp_path: Path, pools: dict[str, Sequence[PoolClip]], spec: Dr
 def test_pools_of_different_rounds_that_share_clips_are_refused(tmp_path: Path) -> None:
     shared = [*POOLS["qualification"], *POOL[:2], PoolClip(POOL[5].id, POOL[5].tier)]
     assert _folder_error(tmp_path, {"qualification": shared, "online_challenge": POOL}) == (
-        "results/pools/qualification.jsonl and results/pools/online_challenge.jsonl share 3 clip(s) "
+        "pools/qualification.jsonl and pools/online_challenge.jsonl share 3 clip(s) "
         f"({POOL[0].id}, {POOL[1].id}, {POOL[5].id}), but rounds.yaml has the rounds draw from separate pools "
         "(separate_pools_per_round), so a clip that qualifies an entrant must never score them; take each shared "
         "clip out of one of the pools."
@@ -572,12 +601,12 @@ def test_shared_pools_pass_when_the_config_lets_rounds_share_them(tmp_path: Path
     [
         (
             "pool.jsonl",
-            "results/pool.jsonl is a single pool, but each round's records are checked against that round's "
+            "pool.jsonl is a single pool, but each round's records are checked against that round's "
             "pool: keep one pool per round, as pools/<round>.jsonl (the rounds: qualification, online_challenge).",
         ),
         (
             "pools/final.jsonl",
-            "results/pools/final.jsonl is named after no round; platform.yaml's rounds are qualification, "
+            "pools/final.jsonl is named after no round; platform.yaml's rounds are qualification, "
             "online_challenge.",
         ),
     ],
@@ -616,8 +645,60 @@ def test_the_build_stops_on_a_refused_record_unless_asked_to_go_on_without_it(tm
         render_all(layout, results=folder, without_bad_records=False)
     both = render_all(layout, results=folder, without_bad_records=True)
     for pages in (both.pages, both.zh_pages):
-        assert "bad.json: entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
+        assert "`runs/bad.json`" in pages["standings.md"]
+        assert "entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
         assert "entrants/code-b.md" in pages and "entrants/code-a.md" not in pages
+
+
+def _refused_items(markdown_text: str) -> list[str]:
+    """The list items of the page's warning box, as python-markdown (mkdocs' renderer) reads the page."""
+    import re
+
+    import markdown
+
+    html = markdown.markdown(markdown_text, extensions=["admonition", "tables"])
+    box = re.search(r'<div class="admonition warning">(.*?)</div>', html, re.S)
+    assert box is not None, html[:500]
+    return re.findall(r"<li>(.*?)</li>", box.group(1), re.S)
+
+
+def test_every_refusal_is_its_own_line_in_each_edition_with_paths_inside_the_folder(tmp_path: Path) -> None:
+    """A results folder outside the project: the refusals are one list item each, named relative to the
+    folder, in the page's language; no page of either edition carries the folder's local path."""
+    layout = project_copy(tmp_path)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    rec = _record("a", "llm", [70.0])
+    folder = _folder(
+        outside,
+        {
+            "ok.json": _record("b", "llm", [60.0]),
+            "bad.json": _bad("unknown version"),
+            "twin-1.json": rec,
+            "twin-2.json": rec,
+        },
+    )
+    both = render_all(layout, results=folder, without_bad_records=True)
+    en = _refused_items(both.pages["standings.md"])
+    zh = _refused_items(both.zh_pages["standings.md"])
+    assert [item.split("</code>")[0] for item in en] == [
+        "<code>runs/bad.json",
+        "<code>runs/twin-1.json",
+        "<code>runs/twin-2.json",
+    ]
+    assert [item.split("</code>")[0] for item in zh] == [item.split("</code>")[0] for item in en]
+    assert (
+        "評分版本不明" in zh[0]
+        and "同一次測試有多於一份紀錄" in zh[1]
+        and "同一次測試有多於一份紀錄" in zh[2]
+    )
+    assert "as runs/twin-2.json does" in en[1] and "as runs/twin-1.json does" in en[2]
+    for edition in (both.pages, both.zh_pages):
+        for name, text in edition.items():
+            for local in {str(tmp_path), str(tmp_path.resolve()), str(Path.home())}:
+                assert local not in text, (name, local)
+    # The folder really is outside the project, where the pages once named it by its absolute path.
+    assert not folder.resolve().is_relative_to(layout.root.resolve())
 
 
 # --- the shipped example: figures recomputed independently -------------------------------------------------
@@ -688,9 +769,7 @@ def test_the_example_boards_figures_equal_an_independent_recomputation() -> None
     for group in model.groups:
         for b in group.boards:
             for r in b.rows:
-                assert r.figure.value.sources and all(
-                    s.startswith("results/example/runs/") for s in r.figure.value.sources
-                )
+                assert r.figure.value.sources and all(s.startswith("runs/") for s in r.figure.value.sources)
 
 
 def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
