@@ -23,7 +23,7 @@ from cvb_scorer.rules import rules_from_json
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
-from generator.pages.board import BoardModel, board_model, standing_rows
+from generator.pages.board import BoardModel, board_model, no_results_model, standing_rows
 from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
 from generator.pages.editions import (
@@ -40,7 +40,7 @@ from generator.pages.site import PAGES, Fragments, site_context
 from generator.paths import Layout
 from generator.precompress import precompress_tree
 from generator.render import environment, mark_as_tracked, render
-from generator.results.records import ResultsFolderError, draw_spec, load_folder
+from generator.results.records import ResultsFolderError, chosen_folder, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from generator.runtime_assets import LOCK_FILE, runtime_layout, trimmed_lock
 from starter_kit.connection_test.bundle import constants_source
@@ -142,7 +142,7 @@ def render_all(
     """Render every page of both editions and every kit file in memory. With mark=True, tracked values are
     bracketed for the check (with keys=True, each bracket also names the value's config keys).
 
-    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
+    The standings come from `results` (default: $CVB_RESULTS, else none: the standings say results are to come). A refused
     record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
     config = load_config(config_dir or layout.config)
     env = environment(layout.template_dirs(), mark=mark, keys=keys)
@@ -292,7 +292,13 @@ def board_pages(
 ) -> dict[str, str]:
     """The standings page and one page per entrant of one edition, from the run records in the results folder
     (the model is computed once and shared: both editions word the same facts)."""
-    folder = results or Path(os.environ.get("CVB_RESULTS") or layout.root / "results" / "example")
+    folder = chosen_folder(results, os.environ)
+    if folder is None:
+        return {
+            "standings.md": render(
+                env, edition.templates + "standings.md.j2", {**context, "board": no_results_model(config)}
+            )
+        }
     if without_bad_records is None:
         without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
     files = tuple(

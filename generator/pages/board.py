@@ -200,6 +200,14 @@ class RefusalView:
     reason: Text
 
 
+class BoardSource(enum.Enum):
+    """Where the board's rows come from; each edition says so on every board page."""
+
+    NONE = "none"  # no results folder: no rows, no entrant pages; results come after the standing round
+    EXAMPLE = "example"  # a folder marked as example data: a banner on every page, kept out of search
+    RECORDS = "records"  # the organisers' run records
+
+
 @dataclass(frozen=True)
 class BoardModel:
     groups: tuple[VersionGroup, ...]
@@ -209,6 +217,7 @@ class BoardModel:
     resamples: Num
     seed: Num
     refused: tuple[RefusalView, ...]
+    source: BoardSource = BoardSource.RECORDS
 
 
 def _view(fig: Figure, sources: Sequence[str], *, rate: bool = False) -> FigureView:
@@ -484,6 +493,22 @@ def board_model(
             RefusalView(Text(p.source, frozenset({p.source})), p.kind, Text(p.reason, frozenset({p.source})))
             for p in loaded.problems
         ),
+        source=BoardSource.EXAMPLE if loaded.example else BoardSource.RECORDS,
+    )
+
+
+def no_results_model(config: Config) -> BoardModel:
+    """The board of a build without a results folder: no rows and no entrant pages, only the config's rules."""
+    cfg = tracked(config)
+    return BoardModel(
+        groups=(),
+        entrants=(),
+        anchor_benchmark=cfg.scoring.cross_anchor.benchmark,
+        interval_level=cfg.scoring.statistics.interval,
+        resamples=cfg.scoring.statistics.bootstrap_resamples,
+        seed=cfg.scoring.statistics.bootstrap_seed,
+        refused=(),
+        source=BoardSource.NONE,
     )
 
 

@@ -46,6 +46,8 @@ class Entrant(Model):
 
 
 class EntrantsFile(Model):
+    # A folder of made-up records (results/example/): every page of a board built from it says so.
+    example: bool = False
     entrants: list[Entrant]
 
 
@@ -187,6 +189,8 @@ class Loaded:
     entrants: Mapping[str, Entrant]
     records: tuple[Record, ...]
     problems: tuple[RecordProblem, ...]
+    # entrants.yaml says the folder is example data.
+    example: bool = False
 
 
 class RecordError(ValueError):
@@ -204,6 +208,11 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def load_entrants(path: Path, *, shown: str) -> dict[str, Entrant]:
+    return dict(load_entrants_file(path, shown=shown)[0])
+
+
+def load_entrants_file(path: Path, *, shown: str) -> tuple[dict[str, Entrant], bool]:
+    """The entrants by id, and whether the file marks its folder as example data."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         parsed = EntrantsFile.model_validate(data)
@@ -220,7 +229,7 @@ def load_entrants(path: Path, *, shown: str) -> dict[str, Entrant]:
         if entrant.publish_name and not entrant.name:
             raise ResultsFolderError(f"{shown}: entrant {entrant.id!r} asks for their name but gives none.")
         out[entrant.id] = entrant
-    return out
+    return out, parsed.example
 
 
 def parse_record(text: str) -> RunRecord:
@@ -384,6 +393,17 @@ def load_pools(folder: Path, *, spec: DrawSpec, shown: Callable[[Path], str]) ->
     return pools
 
 
+def chosen_folder(given: Path | None, environ: Mapping[str, str]) -> Path | None:
+    """The results folder a build reads: the one asked for (``cvb build --results``), else ``$CVB_RESULTS``, else
+    none, and then the standings say that results are published after the standing round. The example records
+    are never a default: a published site must not show made-up results (build them with
+    ``--results results/example``)."""
+    if given is not None:
+        return given
+    named = environ.get("CVB_RESULTS")
+    return Path(named) if named else None
+
+
 def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path | None = None) -> Loaded:
     """Read a results folder. Problems with single records are collected; a broken folder raises.
 
@@ -398,7 +418,7 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
     def shown(path: Path) -> str:
         return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
 
-    entrants = load_entrants(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
+    entrants, example = load_entrants_file(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
     pools = load_pools(folder, spec=spec, shown=shown)
     versions = known_versions(rules)
     passed: list[Record] = []
@@ -424,7 +444,7 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
     records, repeated = _refuse_repeats(passed)
     problems.extend(repeated)
     problems.sort(key=lambda p: p.source)
-    return Loaded(shown(folder / "entrants.yaml"), entrants, tuple(records), tuple(problems))
+    return Loaded(shown(folder / "entrants.yaml"), entrants, tuple(records), tuple(problems), example)
 
 
 def _refuse_repeats(records: Sequence[Record]) -> tuple[list[Record], list[RecordProblem]]:

@@ -3,6 +3,7 @@ with file and reason; and figures equal to those recomputed independently from t
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import shutil
@@ -11,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from cvb_scorer import stats
 from cvb_scorer.draw import PoolClip, draw
 from cvb_scorer.rules import ScoringRules, rules_from_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.build import BadRecordsError, render_all
+from generator.build import BadRecordsError, Rendered, render_all
 from generator.config import Config, load_config
 from generator.config.localise import zh_config
 from generator.pages.board import BandKind, BoardModel, GapKind, Label, board_model
@@ -32,6 +34,7 @@ from generator.results.records import (
     Record,
     Refusal,
     ResultsFolderError,
+    chosen_folder,
     draw_spec,
     load_folder,
     parse_record,
@@ -802,8 +805,77 @@ def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
         ).read_bytes(), rel
 
 
-def test_layout_default_results_folder_exists() -> None:
-    assert (Layout().root / "results" / "example" / "entrants.yaml").is_file()
+# --- which board a build publishes ----------------------------------------------------------------------------
+
+EXAMPLE = REPO / "results" / "example"
+
+
+@functools.cache
+def _example() -> Rendered:
+    """Every page of both editions with the example board, asked for explicitly as `--results` asks for it."""
+    return render_all(Layout(), results=EXAMPLE)
+
+
+def _board_pages(pages: dict[str, str]) -> dict[str, str]:
+    return {
+        name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
+    }
+
+
+@pytest.mark.parametrize(
+    ("given", "environ", "chosen"),
+    [
+        (None, {}, None),
+        (None, {"CVB_RESULTS": ""}, None),
+        (None, {"CVB_RESULTS": "/srv/results"}, Path("/srv/results")),
+        (Path("mine"), {"CVB_RESULTS": "/srv/results"}, Path("mine")),
+    ],
+)
+def test_a_build_reads_only_the_results_folder_it_is_given(
+    given: Path | None, environ: dict[str, str], chosen: Path | None
+) -> None:
+    assert chosen_folder(given, environ) == chosen
+
+
+def test_a_build_without_results_has_no_rows_no_entrant_pages_and_says_when_results_come(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CVB_RESULTS", raising=False)
+    rendered = render_all(Layout())
+    said = {
+        "en": "Results are published after the Online challenge.",
+        "zh": "結果會在網上挑戰賽結束後公佈。",
+    }
+    for edition, pages in (("en", rendered.pages), ("zh", rendered.zh_pages)):
+        board = _board_pages(pages)
+        assert list(board) == ["standings.md"], edition
+        standings = " ".join(board["standings.md"].split())
+        assert said[edition] in standings
+        rows = [line for line in standings.split(" | ") if "entrants/" in line]
+        assert rows == [] and "](entrants/" not in board["standings.md"]
+        assert "| Rank |" not in standings and "| 名次 |" not in standings
+        assert "noindex" not in board["standings.md"]
+    # The same build with the example asked for has rows and entrant pages: the test can fail.
+    assert len(_board_pages(_example().pages)) > 2
+
+
+def test_the_example_board_says_so_on_every_page_of_both_editions_and_is_kept_out_of_search() -> None:
+    rendered = _example()
+    banner = {"en": '!!! danger "Example data, not results"', "zh": '!!! danger "示例資料，並非結果"'}
+    en, zh = _board_pages(rendered.pages), _board_pages(rendered.zh_pages)
+    assert set(en) == set(zh) and len(en) > 2
+    for edition, board in (("en", en), ("zh", zh)):
+        for name, text in board.items():
+            front, _, body = text.partition("\n---\n")
+            meta = yaml.safe_load(front.strip().removeprefix("---"))
+            assert meta["robots"] == "noindex" and meta["search"] == {"exclude": True}, (edition, name)
+            assert banner[edition] in body, (edition, name)
+    # Records not marked as example data carry neither.
+    config, rules = _config()
+    model = _model([_record("a", "llm", [70.0])], [_e("a")], config, rules)
+    for edition in ("en", "zh"):
+        words = say(model, config, edition)
+        assert str(words.banner()).strip() == "" and "noindex" not in str(words.front_matter("x"))
 
 
 @pytest.mark.parametrize("edition", ["en", "zh"])
@@ -812,7 +884,7 @@ def test_every_digit_on_the_board_pages_is_a_tracked_value(edition: str) -> None
     config values, and the Chinese pages carry no Chinese number word that a template typed."""
     from generator.check import scan_output, scan_zh_output
 
-    rendered = render_all(Layout(), mark=True)
+    rendered = render_all(Layout(), mark=True, results=EXAMPLE)
     pages = rendered.pages if edition == "en" else rendered.zh_pages
     board = {
         name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
@@ -902,7 +974,7 @@ def test_the_gaps_name_what_the_scorers_reasons_name(entered: dict[str, bool]) -
 
 def _zh_board_text() -> str:
     """Every Chinese wording the board can produce: the built pages, and each macro branch over known answers."""
-    pages = render_all(Layout()).zh_pages
+    pages = _example().zh_pages
     text = [v for k, v in pages.items() if k == "standings.md" or k.startswith("entrants/")]
     template = REPO / "docs" / "templates" / "zh" / "_board.md.j2"
     return "\n".join([*text, template.read_text(encoding="utf-8")])

@@ -18,7 +18,14 @@ pytestmark = pytest.mark.browser
 # the machine-measure label, the withheld Full Score (the example entrant whose conversation is not final), the
 # chart's title.
 SAYS = {
-    "": ("Recognition", "Band 1: ", " tied at rank ", "measured, not rated", "withheld", ": intervals by entrant"),
+    "": (
+        "Recognition",
+        "Band 1: ",
+        " tied at rank ",
+        "measured, not rated",
+        "withheld",
+        ": intervals by entrant",
+    ),
     "zh/": ("語音識別", "名次組 1：", "並列第", "機器量度，未經評分", "才公佈", "：各參賽者的置信區間"),
 }
 
@@ -64,3 +71,29 @@ def test_the_chart_leader_and_band_sentences_need_no_javascript(site: Any, brows
         assert withheld in text
     finally:
         context.close()
+
+
+BANNER = {"": "Example data, not results", "zh/": "示例資料，並非結果"}
+
+
+@pytest.mark.parametrize("prefix", SAYS, ids=["en", "zh"])
+def test_every_example_board_page_shows_the_banner_and_asks_not_to_be_indexed(
+    site: Any, page: Any, prefix: str
+) -> None:
+    """The site fixture builds with `--results results/example`: each of its board pages says it is example data
+    where a reader sees it first, and carries noindex; a page outside the board carries neither."""
+    standings = site.url(prefix + "standings/")
+    page.goto(standings)
+    links = page.locator("article a[href*='entrants/']")
+    hrefs = sorted({links.nth(i).get_attribute("href") for i in range(links.count())})
+    assert len(hrefs) >= 2
+    for url in [standings, *(urljoin(standings, h) for h in hrefs)]:
+        page.goto(url)
+        banner = page.locator("article .admonition.danger").first
+        assert banner.is_visible(), url
+        assert BANNER[prefix] in banner.inner_text(), url
+        assert banner.bounding_box()["y"] < page.viewport_size["height"], url
+        assert page.locator('meta[name="robots"]').get_attribute("content") == "noindex", url
+    page.goto(site.url(prefix + "methodology/"))
+    assert page.locator('meta[name="robots"]').count() == 0
+    assert page.locator("article .admonition.danger").count() == 0
