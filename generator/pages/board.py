@@ -9,6 +9,7 @@ docs/templates/zh/_board.md.j2), so both editions read the same facts and neithe
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from generator.pages.derive import tracked
 from generator.provenance import Num, Text
 from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows, standing_records
 from generator.results.bands import chain
+from generator.results.paired import PillarClips, paired, pillar_clips
 from generator.results.records import Entrant, Loaded, Refusal, standing_round
 
 CORE = "core"
@@ -74,6 +76,18 @@ class Gap:
 
 
 @dataclass(frozen=True)
+class PairView:
+    """Two neighbours on a board compared on the clips both scored, resample by resample (a diagnostic: the
+    band decides the rank). ``clips`` None: no clip in common, so no paired view."""
+
+    upper: Text
+    lower: Text
+    clips: Num | None
+    upper_better: Num | None  # share of the paired resamples in which the upper entry is better
+    lower_better: Num | None
+
+
+@dataclass(frozen=True)
 class BandFact:
     band: Num
     rank: Num
@@ -88,6 +102,8 @@ class BandFact:
     links: Num | None = None
     apart: Num | None = None
     pairs: Num | None = None
+    # The paired view of each entry of the band with the entry listed next (the last with the next band's first).
+    paired: tuple[PairView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -256,7 +272,11 @@ def gaps(row: Row, rules: ScoringRules) -> tuple[Gap | None, Gap | None]:
     return core, full
 
 
-def _band_facts(banded: Sequence[tuple[Row, Banded]], names: Mapping[str, Text]) -> list[BandFact]:
+def _band_facts(
+    banded: Sequence[tuple[Row, Banded]],
+    names: Mapping[str, Text],
+    paired: Mapping[str, PairView] | None = None,
+) -> list[BandFact]:
     by_band: dict[int, list[tuple[Row, Banded]]] = {}
     for row, b in banded:
         by_band.setdefault(b.band, []).append((row, b))
@@ -280,6 +300,7 @@ def _band_facts(banded: Sequence[tuple[Row, Banded]], names: Mapping[str, Text])
                 links=_num(found.links, sources) if found else None,
                 apart=_num(found.apart, sources) if found else None,
                 pairs=_num(found.pairs, sources) if found else None,
+                paired=tuple(paired[b.entry.name] for _, b in members if paired and b.entry.name in paired),
             )
         )
     return facts
@@ -352,12 +373,14 @@ def _board(
     *,
     rules: ScoringRules,
     names: Mapping[str, Text],
+    clips: Mapping[tuple[str, str, str], PillarClips] | None = None,
 ) -> Board | None:
     banded = bands(group, get)
     if not banded:
         return None
     figures = {row.entrant.id: f for row, _ in banded if (f := get(row)) is not None}
-    facts = _band_facts(banded, names)
+    views = _neighbours(board_id, banded, names, clips, rules=rules) if clips is not None else {}
+    facts = _band_facts(banded, names, views)
     board_rows = []
     items = []
     for row, b in banded:
@@ -385,6 +408,33 @@ def _board(
     )
     chart = Chart(tuple(items), rules.score_min, rules.score_max, all_sources)
     return Board(board_id, tuple(board_rows), tuple(facts), chart)
+
+
+def _neighbours(
+    board_id: str,
+    banded: Sequence[tuple[Row, Banded]],
+    names: Mapping[str, Text],
+    clips: Mapping[tuple[str, str, str], PillarClips],
+    *,
+    rules: ScoringRules,
+) -> dict[str, PairView]:
+    """The paired view of each row with the row listed next, by the upper row's entrant id."""
+    pillars = sorted(n for n, p in rules.pillars.items() if p.core) if board_id == CORE else [board_id]
+    out = {}
+    for (upper, _), (lower, _) in itertools.pairwise(banded):
+        version = upper.scoring_version
+        mine = {p: clips[(version, upper.entrant.id, p)] for p in pillars}
+        theirs = {p: clips[(version, lower.entrant.id, p)] for p in pillars}
+        found = paired(mine, theirs, pillars, rules=rules, version=version)
+        sources = [*upper.sources, *lower.sources]
+        out[upper.entrant.id] = PairView(
+            names[upper.entrant.id],
+            names[lower.entrant.id],
+            _num(found.clips, sources) if found else None,
+            _num(found.upper_better, sources) if found else None,
+            _num(found.lower_better, sources) if found else None,
+        )
+    return out
 
 
 def _composite_row(row: Row, names: Mapping[str, Text], rules: ScoringRules) -> CompositeRow:
@@ -448,6 +498,7 @@ def board_model(
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
     if grouped is None:
         grouped = standing_rows(config, loaded, rules=rules)
+    clips = pillar_clips(standing_records(loaded.records, round_id=standing_round(config)))
     current = rules.scoring_version
     current_text = Text(current, frozenset({"scoring.current_scoring_version"}))
     order = sorted(grouped, key=lambda v: (v != current, v), reverse=False)
@@ -457,7 +508,7 @@ def board_model(
         group = grouped[version]
         boards = []
         for pid in (CORE, *PILLAR_ORDER):
-            board = _board(pid, group, _figure_of(pid), rules=rules, names=names)
+            board = _board(pid, group, _figure_of(pid), rules=rules, names=names, clips=clips)
             if board is not None:
                 boards.append(board)
         floor, current_floor = _floors(config, version, current)

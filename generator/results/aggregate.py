@@ -232,6 +232,24 @@ def _e2e(
     return point, samples if samples is not None else [stat(idx).score for idx in draws]
 
 
+def pillar_samples(
+    pillar: str,
+    clips: Sequence[AsrClip | LlmClip | TtsClip | E2eClip],
+    *,
+    final: bool,
+    rules: ScoringRules,
+    version: str,
+) -> list[float]:
+    """The pillar's 0-100 statistic on each published resample of these clips, as its interval computes it."""
+    if pillar == "asr":
+        return _asr([c for c in clips if isinstance(c, AsrClip)], rules, version)[1]
+    if pillar == "llm":
+        return _llm([c for c in clips if isinstance(c, LlmClip)], rules)[1]
+    if pillar == "tts":
+        return _tts([c for c in clips if isinstance(c, TtsClip)], rules, final)[1]
+    return _e2e([c for c in clips if isinstance(c, E2eClip)], rules, final)[1]
+
+
 def pillar_result(records: Sequence[Record], *, rules: ScoringRules, version: str) -> PillarResult:
     """One entrant's pillar under one scoring version, from all its runs' records."""
     # Two rounds may both have a run 1: the round breaks the tie, so the clip order never depends on file names.
