@@ -306,25 +306,44 @@ def _band_facts(
     return facts
 
 
-# The chart's geometry, in SVG user units; the scale spans the score scale from the config.
+# The chart's geometry, in SVG user units; the scale spans the score scale from the config. Labels take the
+# figure's font size (docs/assets/site.css), so a unit should stay near a CSS pixel where the chart is shown: the
+# wide drawing (names beside their intervals) is for screens wider than a phone, the narrow one (each name above
+# its interval) for a phone's width, where the wide one would shrink its labels to about 6 px.
 _W, _LABEL, _ROW, _PAD = 640, 170, 24, 8
+_NARROW, _NROW = 360, 44
+
+
+def _svg_open(title: str, kind: str, width: int, height: int) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="cvb-intervals cvb-intervals--{kind}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+    ]
+
+
+def _mark(cx: float, mid: float, leader: bool) -> str:
+    if leader:
+        return f'<path d="M{cx} {mid - 6}L{cx + 6} {mid}L{cx} {mid + 6}L{cx - 6} {mid}Z" class="cvb-leader" fill="currentColor"/>'
+    return f'<circle cx="{cx}" cy="{mid}" r="4" class="cvb-point" fill="none" stroke="currentColor" stroke-width="2"/>'
 
 
 def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, lo: float, hi: float) -> str:
-    """An inline SVG: one line per entry from its interval's low to high, a dot at the figure, the band leader
-    drawn as a filled diamond, bands shaded alternately. Readable without JavaScript; text equivalents are the
-    table and the band sentences beside it."""
+    """Two inline SVGs of the same chart, the wide one and the narrow one (the page's CSS shows one of them): one
+    line per entry from its interval's low to high, a dot at the figure, each band's best entry drawn as a filled
+    diamond, bands shaded alternately. Readable without JavaScript; text equivalents are the table and the band
+    sentences beside it."""
+    return _wide_svg(title, items, lo=lo, hi=hi) + _narrow_svg(title, items, lo=lo, hi=hi)
+
+
+def _wide_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, lo: float, hi: float) -> str:
     height = _PAD * 2 + _ROW * max(1, len(items)) + 16
     span = _W - _LABEL - _PAD * 2
 
     def x(v: float) -> float:
         return round(_LABEL + _PAD + span * (v - lo) / (hi - lo), 1)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="cvb-intervals" viewBox="0 0 {_W} {height}" '
-        f'role="img" aria-label="{escape(title)}">',
-        f"<title>{escape(title)}</title>",
-    ]
+    parts = _svg_open(title, "wide", _W, height)
     for k, (name, fig, band, leader) in enumerate(items):
         y = _PAD + _ROW * k
         mid = y + _ROW / 2
@@ -339,16 +358,41 @@ def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, 
         parts.append(
             f'<line x1="{x(fig.low)}" y1="{mid}" x2="{x(fig.high)}" y2="{mid}" class="cvb-interval" stroke="currentColor" stroke-width="2"/>'
         )
-        cx = x(fig.value)
-        if leader:
-            parts.append(
-                f'<path d="M{cx} {mid - 6}L{cx + 6} {mid}L{cx} {mid + 6}L{cx - 6} {mid}Z" class="cvb-leader" fill="currentColor"/>'
-            )
-        else:
-            parts.append(
-                f'<circle cx="{cx}" cy="{mid}" r="4" class="cvb-point" fill="none" stroke="currentColor" stroke-width="2"/>'
-            )
+        parts.append(_mark(x(fig.value), mid, leader))
     axis_y = _PAD + _ROW * max(1, len(items)) + 12
+    parts.append(f'<text x="{x(lo)}" y="{axis_y}" class="cvb-axis" fill="currentColor">{lo:g}</text>')
+    parts.append(
+        f'<text x="{x(hi)}" y="{axis_y}" text-anchor="end" class="cvb-axis" fill="currentColor">{hi:g}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _narrow_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, lo: float, hi: float) -> str:
+    """Each entry on two lines: its name, then its interval across the whole width."""
+    height = _PAD * 2 + _NROW * max(1, len(items)) + 20
+    span = _NARROW - _PAD * 4
+
+    def x(v: float) -> float:
+        return round(_PAD * 2 + span * (v - lo) / (hi - lo), 1)
+
+    parts = _svg_open(title, "narrow", _NARROW, height)
+    for k, (name, fig, band, leader) in enumerate(items):
+        y = _PAD + _NROW * k
+        if band % 2 == 0:
+            parts.append(
+                f'<rect x="0" y="{y}" width="{_NARROW}" height="{_NROW}" class="cvb-band-even" fill="currentColor" fill-opacity="0.07"/>'
+            )
+        weight = ' font-weight="bold"' if leader else ""
+        parts.append(
+            f'<text x="{_PAD}" y="{y + 17}" class="cvb-label" fill="currentColor"{weight}>{escape(name)}</text>'
+        )
+        mid = y + 32
+        parts.append(
+            f'<line x1="{x(fig.low)}" y1="{mid}" x2="{x(fig.high)}" y2="{mid}" class="cvb-interval" stroke="currentColor" stroke-width="2"/>'
+        )
+        parts.append(_mark(x(fig.value), mid, leader))
+    axis_y = _PAD + _NROW * max(1, len(items)) + 16
     parts.append(f'<text x="{x(lo)}" y="{axis_y}" class="cvb-axis" fill="currentColor">{lo:g}</text>')
     parts.append(
         f'<text x="{x(hi)}" y="{axis_y}" text-anchor="end" class="cvb-axis" fill="currentColor">{hi:g}</text>'

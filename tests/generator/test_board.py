@@ -197,7 +197,8 @@ def test_a_chain_a_b_c_is_one_band_and_each_edition_names_its_ends() -> None:
     for edition, title in (("en", "Reasoning: intervals by entrant"), ("zh", "理解回應：各參賽者的置信區間")):
         svg = str(chart_svg(board.chart, say(model, config, edition).chart_title("llm")))
         assert f'aria-label="{title}"' in svg and f"<title>{title}</title>" in svg
-        assert 'class="cvb-leader"' in svg and svg.count("<path") == 1
+        # The wide drawing and the narrow one, each with the one band's diamond.
+        assert 'class="cvb-leader"' in svg and svg.count("<path") == 2 and svg.count("<svg") == 2
 
 
 def test_entries_apart_get_bands_of_their_own_and_the_rank_counts_the_entries_above() -> None:

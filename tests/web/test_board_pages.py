@@ -97,3 +97,62 @@ def test_every_example_board_page_shows_the_banner_and_asks_not_to_be_indexed(
     page.goto(site.url(prefix + "methodology/"))
     assert page.locator('meta[name="robots"]').count() == 0
     assert page.locator("article .admonition.danger").count() == 0
+
+
+PHONE = {"width": 390, "height": 844}
+
+# Visible text smaller than 12 CSS px (an SVG label's size scaled by its drawing), the board's tables that scroll
+# sideways, and whether the page itself does.
+MEASURE = r"""() => {
+  const tiny = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || !el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGGraphicsElement && el.getScreenCTM()) size *= el.getScreenCTM().a;
+    if (size < 12) tiny.push(`${size.toFixed(1)} px: ${text.slice(0, 40)}`);
+  }
+  const sideways = [...document.querySelectorAll(".md-content .cvb-board .cvb-table")]
+    .filter((t) => t.scrollWidth > t.clientWidth + 1)
+    .map((t) => t.innerText.slice(0, 40));
+  const root = document.documentElement;
+  return {tiny, sideways, page: root.scrollWidth > root.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("prefix", SAYS, ids=["en", "zh"])
+def test_the_board_on_a_phone_has_no_sideways_scroll_and_no_text_under_12_px(
+    site: Any, browser: Any, prefix: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        standings = site.url(prefix + "standings/")
+        page.goto(standings)
+        links = page.locator("article a[href*='entrants/']")
+        hrefs = sorted({links.nth(i).get_attribute("href") for i in range(links.count())})
+        assert len(hrefs) >= 2
+        for url in [standings, *(urljoin(standings, h) for h in hrefs)]:
+            page.goto(url)
+            measured = page.evaluate(MEASURE)
+            assert measured == {"tiny": [], "sideways": [], "page": False}, url
+        page.goto(standings)
+        # The narrow drawing is the one shown, its labels at least 12 px; the wide one, shown on a phone as it
+        # once was, would put its labels under 12 px: the measure catches it.
+        assert page.locator("svg.cvb-intervals--narrow").first.is_visible()
+        assert not page.locator("svg.cvb-intervals--wide").first.is_visible()
+        page.evaluate(
+            """() => document.querySelectorAll("svg.cvb-intervals").forEach((svg) => {
+              svg.style.display = svg.classList.contains("cvb-intervals--wide") ? "block" : "none";
+            })"""
+        )
+        assert page.evaluate(MEASURE)["tiny"]
+    finally:
+        context.close()
