@@ -65,7 +65,8 @@ def _numpy_pillar(side: dict[str, Any], common: list[str], idx: np.ndarray, pill
     score formulas."""
     _, rules = _config()
     if pillar == "llm":
-        return np.array([side[c]["score"] for c in common])[idx].mean(axis=1)
+        means: np.ndarray = np.array([side[c]["score"] for c in common])[idx].mean(axis=1)
+        return means
     if pillar == "asr":
         errors = np.array([side[c]["S"] + side[c]["D"] + side[c]["I"] for c in common])[idx].sum(axis=1)
         totals = np.array([side[c]["N"] for c in common])[idx].sum(axis=1)
@@ -86,8 +87,8 @@ def _numpy_pillar(side: dict[str, Any], common: list[str], idx: np.ndarray, pill
 def test_the_core_scores_paired_shares_equal_a_numpy_weighting_of_its_pillars() -> None:
     config, rules = _config()
     core = sorted(p for p, pillar in config.scoring.pillars.items() if pillar.core)
-    values = {"asr": ([(3, 40), (9, 35)], [(4, 40), (8, 35)]), "llm": ([60.0, 90.0], [62.0, 85.0]),
-              "tts": ([70.0, 90.0], [72.0, 86.0])}  # fmt: skip
+    values: dict[str, tuple[list[Any], list[Any]]] = {"asr": ([(3, 40), (9, 35)], [(4, 40), (8, 35)]),
+              "llm": ([60.0, 90.0], [62.0, 85.0]), "tts": ([70.0, 90.0], [72.0, 86.0])}  # fmt: skip
     records = {(e, p): _record(e, p, values[p][k]) for p in core for k, e in enumerate("ab")}
     model = _model(list(records.values()), [_e("a"), _e("b")], config, rules)
     board = _board(model, "core")
