@@ -198,7 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the address the site will be served from (default: the config's urls.base)",
     )
-    build.add_argument("--results", type=Path, default=None, help="run records (default: results/example/)")
+    build.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="run records (default: $CVB_RESULTS, else none; results/example builds the example board)",
+    )
     build.add_argument(
         "--without-bad-records",
         action="store_true",

@@ -141,7 +141,7 @@ def render_all(
     (a build renders for print and for the web from the same), else from the config in `config_dir` (see
     load_sources for `mark` and `keys`).
 
-    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
+    The standings come from `results` (default: $CVB_RESULTS, else none: the standings say results are to come). A refused
     record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
     return _render_for_web(
         sources or load_sources(layout, config_dir=config_dir, mark=mark, keys=keys),
