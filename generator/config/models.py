@@ -126,6 +126,8 @@ class ConnectionTest(Model):
     all_must_pass: bool
     default_concurrency: PositiveInt
     late_reply_wait_ms: PositiveInt
+    conversation_barge_in_after_ms: Annotated[list[Annotated[int, Field(ge=0)] | None], Field(min_length=1)]
+    listen_after_last_turn_ms: PositiveInt
     delivery: Delivery
     not_measured: list[Text]
 
@@ -171,6 +173,7 @@ class ProtocolFile(Model):
     transport: Transport
     audio: Audio
     handshake_timeout_ms: PositiveInt
+    max_message_bytes: PositiveInt
     deadline: Deadline
     clock: dict[PillarId, Clock]
     llm_task: Text

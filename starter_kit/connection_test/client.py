@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.frames import CloseCode
 
 from starter_kit.protocol.delivery import AudioMeasures
 from starter_kit.protocol.machine import Exchange, Item, Verdict
@@ -94,7 +95,7 @@ async def run_exchange(
             close_timeout=handshake_s,
             ping_interval=None,
             compression=None,
-            max_size=None,
+            max_size=settings.max_message_bytes,
         )
     except ssl.SSLCertVerificationError as exc:
         exchange.connection_failed("tls_certificate_rejected", exc.verify_message or str(exc), clock())
@@ -117,17 +118,25 @@ async def run_exchange(
             except TimeoutError:
                 exchange.tick(clock())
                 continue
-            except ConnectionClosed:
-                exchange.receive_close(clock())
+            except ConnectionClosed as exc:
+                _closed(exchange, exc, clock())
                 continue
             if isinstance(message, str):
                 exchange.receive_text(message, clock())
             else:
                 exchange.receive_bytes(message, clock())
-    except ConnectionClosed:
-        exchange.receive_close(clock())
+    except ConnectionClosed as exc:
+        _closed(exchange, exc, clock())
     finally:
         await ws.close()
+
+
+def _closed(exchange: Exchange, exc: ConnectionClosed, now: float) -> None:
+    # websockets closes with 1009 itself when a message passes max_size, before reading the rest of it.
+    if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+        exchange.message_too_large(now)
+    else:
+        exchange.receive_close(now)
 
 
 async def run_items(
