@@ -23,6 +23,7 @@ from cvb_scorer.rules import rules_from_json
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.config import Config, load_config
+from generator.kit_data import constants_source, kit_download, kit_values
 from generator.pages.board import BoardModel, board_model, standing_rows
 from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
@@ -43,16 +44,7 @@ from generator.render import environment, mark_as_tracked, render
 from generator.results.records import ResultsFolderError, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from generator.runtime_assets import LOCK_FILE, runtime_layout, trimmed_lock
-from starter_kit.connection_test.bundle import constants_source
-from starter_kit.kit import (
-    CONNECTION_TEST_SECTION,
-    KIT_FILES,
-    connection_test_files,
-    kit_contents,
-    kit_download,
-    kit_values,
-    kit_zip,
-)
+from starter_kit.kit import CONNECTION_TEST_SECTION, KIT_FILES, connection_test_files, kit_contents, kit_zip
 
 if TYPE_CHECKING:
     from generator.pdf.issue import PrintedPdf
@@ -149,7 +141,12 @@ def render_all(
     kit = render_kit(env, config)
     # The zip holds the plain rendering even when the check brackets tracked values in `kit`.
     plain = kit if not mark else render_kit(environment(layout.template_dirs(), mark=False), config)
-    kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config, clips=layout.clips)))
+    client = connection_test_files(
+        constants=constants_source(config),
+        clip_count=config.protocol.connection_test.clips,
+        clips=layout.clips,
+    )
+    kit_zip_bytes = kit_zip(kit_contents(plain, client))
     # The client's constants are checked like every kit file; the zip already holds their plain copy.
     kit["starter_kit/connection_test/constants.py"] = constants_source(config, mark=mark)
     # The sample drawn in each edition's words: the drawing's legend and sentences are in the page's language.
