@@ -6,7 +6,10 @@ config keys (Num, Text) so `cvb check` can trace it; the kit's own code (starter
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 import math
+import zipfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +17,8 @@ from generator.config import Config
 from generator.provenance import Num, Text, format_number
 from generator.render import mark_as_tracked
 from starter_kit.connection_test.bundle import settings_from_config
+from starter_kit.connection_test.duration import ReplyTimes, pillar_seconds
+from starter_kit.protocol.records import PILLARS
 
 MS_PER_S = 1000
 BITS_PER_BYTE = 8
@@ -84,6 +89,7 @@ def constants_source(config: Config, *, mark: bool = False) -> str:
             one.pop("$schema", None)  # the dialect's address is not needed to validate, nor a platform value
     return (
         '"""Generated from platform_config/ by the benchmark\'s generator; do not edit."""\n\n'
+        f"PYTHON_AT_LEAST = {_literal(config.site.starter_kit.versions.python, mark=mark, depth=0)}\n\n"
         f"SETTINGS = {_literal(data, mark=mark, depth=0)}\n"
     )
 
@@ -95,12 +101,47 @@ class KitDownload:
     file: Text
     sha256: Text
     size_bytes: Num
+    # The kit's connection test, paced, against the kit's stub models at the declared concurrency: whole
+    # seconds per pillar (--pillar asr, ...) and for --pillar all, from the built-in clips the zip carries.
+    test_seconds: dict[str, Num]
+    test_seconds_all: Num
+    test_turns: Num  # a conversation's turns in the connection test
+
+
+def kit_test_seconds(config: Config, clip_ms: list[int]) -> tuple[dict[str, Num], Num]:
+    """The stated durations of the kit's connection test with its stub models (starter_kit.connection_test
+    .duration), per pillar and for all of them."""
+    kit = config.site.starter_kit
+    settings = settings_from_config(config)
+    reply = ReplyTimes(think_s=kit.stub.delay_s, speech_s=kit.stub.speech_s, speed=kit.stub.speed)
+    source = frozenset(
+        {"build.clips", "protocol.audio.frame_ms", "protocol.connection_test", "site.starter_kit.stub"}
+        | {"site.starter_kit.declared_concurrency"}
+    )
+
+    def seconds(pillars: tuple[str, ...]) -> Num:
+        run = pillar_seconds(
+            pillars, clip_ms, settings=settings, reply=reply, concurrency=kit.declared_concurrency
+        )
+        return Num(max(1, round(run)), source)
+
+    return {pillar: seconds((pillar,)) for pillar in PILLARS}, seconds(PILLARS)
 
 
 def kit_download(config: Config, data: bytes) -> KitDownload:
     source = frozenset({"build.starter_kit_zip"})
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        listed = json.loads(archive.read("clips/clips.json"))
+    clip_ms = [round(entry["seconds"] * MS_PER_S) for entry in listed]
+    per_pillar, everything = kit_test_seconds(config, clip_ms)
     return KitDownload(
         file=Text(config.site.starter_kit.zip_name, frozenset({"site.starter_kit.zip_name"})),
         sha256=Text(hashlib.sha256(data).hexdigest(), source),
         size_bytes=Num(len(data), source),
+        test_seconds=per_pillar,
+        test_seconds_all=everything,
+        test_turns=Num(
+            len(config.protocol.connection_test.conversation_barge_in_after_ms),
+            frozenset({"protocol.connection_test.conversation_barge_in_after_ms"}),
+        ),
     )

@@ -21,6 +21,8 @@ KIT_FILES: dict[str, str] = {
     "package.json": "package.json.j2",
     "Dockerfile": "Dockerfile.j2",
     "README.md": "README.md.j2",
+    # The connections the entrant will declare; the connection test defaults to it.
+    "endpoint.json": "endpoint.json.j2",
 }
 
 # The kit README's section on the connection test (a template of its own, rendered into README.md).

@@ -386,6 +386,7 @@ class KitStub(Model):
     speed: Annotated[float, Field(gt=0)]
     tone_hz: PositiveInt
     tone_peak: Annotated[float, Field(gt=0, lt=1)]
+    cpu_s: Annotated[float, Field(ge=0)]
 
 
 class KitLimits(Model):
@@ -419,6 +420,11 @@ class KitTls(Model):
     example_host: Text
 
 
+class KitVersions(Model):
+    python: Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]
+    node: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
+
+
 class StarterKit(Model):
     default_port: Annotated[int, Field(gt=0, lt=65536)]
     stub: KitStub
@@ -428,6 +434,9 @@ class StarterKit(Model):
     docker: KitDocker
     tls: KitTls
     zip_name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9._-]+\.zip$")]
+    versions: KitVersions
+    declared_concurrency: PositiveInt
+    model_processes: Annotated[int, Field(ge=0)]
 
 
 class BandExampleEntry(Model):

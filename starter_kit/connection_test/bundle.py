@@ -35,22 +35,35 @@ SCORER_STUB = '''"""The benchmark scorer's audio measures only (cvb_scorer.audio
 '''
 
 ENTRY_POINT = '''\
-"""The benchmark's connection test (Python 3.11 or later).
+"""The benchmark's connection test (the Python version it needs is in PYTHON_AT_LEAST, checked at start).
 
-python -m pip install websockets
-python connection_test.py wss://your.host/path --pillar all --concurrency N
+python -m pip install -r requirements.txt
+python connection_test.py wss://your.host/path --pillar all      # concurrency: endpoint.json's
 """
 
+import platform
 import sys
 from pathlib import Path
 
-from starter_kit.connection_test.cli import main
-from starter_kit.connection_test.constants import SETTINGS
-from starter_kit.protocol.settings import Settings
+# Plain data, safe on any Python 3: the check below runs before anything newer is imported.
+from starter_kit.connection_test.constants import PYTHON_AT_LEAST, SETTINGS
+
+if sys.version_info < tuple(int(part) for part in PYTHON_AT_LEAST.split(".")):
+    sys.exit(f"connection_test.py needs Python {PYTHON_AT_LEAST} or later; this is Python {platform.python_version()}.")
+
+from starter_kit.connection_test.cli import main  # noqa: E402
+from starter_kit.protocol.settings import Settings  # noqa: E402
 
 if __name__ == "__main__":
     here = Path(__file__).resolve().parent
-    raise SystemExit(main(sys.argv[1:], settings=Settings.from_dict(SETTINGS), default_clips=here / "clips"))
+    raise SystemExit(
+        main(
+            sys.argv[1:],
+            settings=Settings.from_dict(SETTINGS),
+            default_clips=here / "clips",
+            default_declared=here / "endpoint.json",
+        )
+    )
 '''
 
 

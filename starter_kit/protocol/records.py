@@ -33,6 +33,9 @@ FAILURE_CODES = frozenset(
         "audio_clipped",
         "early_transcript",
         "message_too_large",
+        "upgrade_rejected",
+        "scheme_mismatch",
+        "upgrade_stalled",
     }
 )
 

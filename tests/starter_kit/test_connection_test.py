@@ -8,11 +8,13 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import socket
 import ssl
 import subprocess
 import sys
 import threading
 from collections.abc import Coroutine, Iterator
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -381,3 +383,60 @@ def test_paced_audio_takes_at_least_the_clip_s_own_length_to_arrive() -> None:
     result = run(go())
     assert result.passed
     assert seen["eou"] - seen["ready"] >= paced_clip.duration_ms / 1000
+
+
+# ---- servers the protocol never reaches: each gets its own code, not connection_refused ----
+
+
+def _refusing(status: HTTPStatus) -> Any:
+    def process_request(connection: ServerConnection, request: Any) -> Any:
+        return connection.respond(status, "no\n")
+
+    return process_request
+
+
+async def _first_code(url: str) -> tuple[str | None, str]:
+    result = await run_items(
+        [Item("asr", CLIPS[0])], url, settings=S, concurrency=1, paced=False, insecure=True
+    )
+    [verdict] = result.verdicts
+    return (verdict.failure.code if verdict.failure else None), verdict.detail
+
+
+@pytest.mark.parametrize("status", [HTTPStatus.NOT_FOUND, HTTPStatus.UNAUTHORIZED])
+def test_an_http_error_on_the_upgrade_is_upgrade_rejected_with_its_status(status: HTTPStatus) -> None:
+    async def go() -> tuple[str | None, str]:
+        async with serve(reference, "127.0.0.1", 0, process_request=_refusing(status)) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await _first_code(f"ws://127.0.0.1:{port}/wrong-secret")
+
+    code, detail = run(go())
+    assert code == "upgrade_rejected"
+    assert detail.startswith(f"HTTP {status.value} {status.phrase}") and "/wrong-secret" in detail
+
+
+@pytest.mark.parametrize("scheme", ["ws", "wss"])
+def test_a_scheme_the_server_does_not_speak_is_a_scheme_mismatch(
+    self_signed: ssl.SSLContext, scheme: str
+) -> None:
+    # ws:// against a server that speaks TLS, and wss:// against one that does not.
+    tls = self_signed if scheme == "ws" else None
+
+    async def go() -> tuple[str | None, str]:
+        async with serve(reference, "127.0.0.1", 0, ssl=tls) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await _first_code(f"{scheme}://127.0.0.1:{port}")
+
+    code, detail = run(go())
+    assert code == "scheme_mismatch", detail
+
+
+def test_a_server_that_accepts_but_never_upgrades_is_upgrade_stalled() -> None:
+    # A listening socket that never accepts: the kernel completes the TCP handshake, nothing answers the upgrade,
+    # as when a model computing on the event loop blocks it.
+    with socket.socket() as stalled:
+        stalled.bind(("127.0.0.1", 0))
+        stalled.listen(8)
+        code, detail = run(_first_code(f"ws://127.0.0.1:{stalled.getsockname()[1]}"))
+    assert code == "upgrade_stalled", detail
+    assert f"{S.handshake_timeout_ms / 1000:g} s" in detail

@@ -497,7 +497,13 @@ def test_every_failure_the_machine_reports_has_a_sentence_in_the_catalogue() -> 
     assert not FAILURE_CODES - catalogue, sorted(FAILURE_CODES - catalogue)
     reported = {code for _, _, _, code in CASES if code}
     # The table reaches every code except those only the socket shell can meet (tested over real sockets).
-    assert FAILURE_CODES - reported == {"tls_certificate_rejected", "connection_refused"}
+    assert FAILURE_CODES - reported == {
+        "tls_certificate_rejected",
+        "connection_refused",
+        "upgrade_rejected",
+        "scheme_mismatch",
+        "upgrade_stalled",
+    }
 
 
 def test_a_conversation_plays_every_configured_turn_and_barges_in_where_the_config_says() -> None:
