@@ -304,6 +304,9 @@ async def run_job(
     journal = Journal(out / "journal" / f"{job.name}.jsonl", job=job, drawn=drawn)
     entries = journal.finished()
     total = len(drawn.ids)
+    # The journal's fsync takes milliseconds: it runs in a thread, one write at a time, never stalling the loop
+    # (and so never the timing of the connections still open).
+    writing = asyncio.Lock()
     if progress is not None:
         progress(job, len(entries), total)
 
@@ -320,7 +323,8 @@ async def run_job(
             clock=clock,
             faults=faults,
         )
-        journal.append(result)
+        async with writing:
+            await asyncio.to_thread(journal.append, result)
         entries[clip_id] = result
         if progress is not None:
             progress(job, len(entries), total)
@@ -336,7 +340,7 @@ async def run_job(
         max_open=slots.most.get(job.entrant, 0),
         paced=run.paced,
     )
-    target = write_outputs(out, job.name, where, record, evidence)
+    target = await asyncio.to_thread(write_outputs, out, job.name, where, record, evidence)
     journal.remove()
     return target
 

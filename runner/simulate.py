@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +52,11 @@ class ServerStats:
     most: int = 0
     connections: int = 0
     by_item: dict[str, int] = field(default_factory=dict)
+    # Per URL path (each entrant may be served on a path of its own): connections open now and at most.
+    open_by_path: dict[str, int] = field(default_factory=dict)
+    most_by_path: dict[str, int] = field(default_factory=dict)
+    # Told the number of connections so far as each one opens (a test stops a run at a set point with it).
+    on_connect: Callable[[int], None] | None = None
 
 
 def _rng(model: Model, run_item_id: str) -> random.Random:
@@ -157,21 +162,27 @@ async def _endpoint(
 
 @asynccontextmanager
 async def simulated_endpoint(
-    *, settings: Settings, texts: Mapping[str, str], model: Model
+    *, settings: Settings, texts: Mapping[str, str], model: Model, stats: ServerStats | None = None
 ) -> AsyncIterator[tuple[str, ServerStats]]:
     """Serve a simulated entrant on 127.0.0.1; yield its ws:// URL and its connection counts."""
-    stats = ServerStats()
+    stats = stats or ServerStats()
 
     async def handler(ws: ServerConnection) -> None:
         stats.open_now += 1
         stats.connections += 1
         stats.most = max(stats.most, stats.open_now)
+        path = ws.request.path if ws.request is not None else "/"
+        stats.open_by_path[path] = stats.open_by_path.get(path, 0) + 1
+        stats.most_by_path[path] = max(stats.most_by_path.get(path, 0), stats.open_by_path[path])
+        if stats.on_connect is not None:
+            stats.on_connect(stats.connections)
         try:
             # The runner gives up on a flawed endpoint first; a late send then finds the socket gone.
             with contextlib.suppress(websockets.ConnectionClosed):
                 await _endpoint(ws, settings=settings, texts=texts, model=model, stats=stats)
         finally:
             stats.open_now -= 1
+            stats.open_by_path[path] -= 1
 
     async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None, max_size=None) as server:
         port = next(iter(server.sockets)).getsockname()[1]

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import json
+import threading
 import wave
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +22,7 @@ from generator.results.records import Loaded, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from runner.from_config import run_settings
 from runner.jobs import Endpoint, Job, PoolEntry, load_pool
+from runner.simulate import Model, ServerStats, simulated_endpoint
 from tests.starter_kit.protocol_support import tone
 
 T = TypeVar("T")
@@ -26,6 +30,9 @@ CONFIG = load_config(Layout().config)
 RUN = run_settings(CONFIG, paced=False, insecure=True)
 SETTINGS = RUN.settings
 ROUND = CONFIG.platform.rounds[-1].id
+# A draw of five (one easy, two each normal and hard), for tests about runs rather than about records the board
+# accepts: it keeps slow flaws (a deadline, a late-reply wait) and long queues short.
+SMALL = dataclasses.replace(RUN, draw_size=5)
 # Enough clips of each tier for the config's draw, and no more: a run draws most of the pool.
 TEXTS = ["你好呀", "我想問保單", "唔該晒", "請等一等", "幾多錢呀", "係咪真㗎"]
 
@@ -80,3 +87,37 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     # In a thread of its own: another test in this process (Playwright's sync API) may own a running loop.
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result(timeout=300)
+
+
+@contextmanager
+def served(
+    texts: Mapping[str, str], model: Model, stats: ServerStats | None = None
+) -> Iterator[tuple[str, ServerStats]]:
+    """A simulated endpoint on a loop in a thread of its own, for runs in another process."""
+    loop = asyncio.new_event_loop()
+    ready: concurrent.futures.Future[tuple[str, ServerStats]] = concurrent.futures.Future()
+    stop = asyncio.Event()
+
+    async def main() -> None:
+        async with simulated_endpoint(settings=SETTINGS, texts=texts, model=model, stats=stats) as served:
+            ready.set_result(served)
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
+    thread.start()
+    try:
+        yield ready.result(timeout=30)
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(timeout=30)
+        loop.close()
+
+
+def write_endpoints(path: Path, entrants: Mapping[str, tuple[str, int]]) -> Path:
+    """endpoints.yaml: each entrant's URL (every pillar) and declared concurrency."""
+    rows = "".join(
+        f"  - id: {e}\n    concurrency: {n}\n    urls: {{asr: '{u}', llm: '{u}', tts: '{u}', e2e: '{u}'}}\n"
+        for e, (u, n) in entrants.items()
+    )
+    path.write_text(f"entrants:\n{rows}", encoding="utf-8")
+    return path
