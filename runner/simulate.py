@@ -10,12 +10,14 @@ server, not in the runner's own gauges.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import json
 import math
 import random
-from collections.abc import AsyncIterator, Callable, Mapping
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -187,3 +189,35 @@ async def simulated_endpoint(
     async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None, max_size=None) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         yield f"ws://127.0.0.1:{port}", stats
+
+
+@contextlib.contextmanager
+def served_in_thread(
+    *, settings: Settings, endpoints: Mapping[str, tuple[Mapping[str, str], Model]], timeout_s: float = 30.0
+) -> Iterator[tuple[dict[str, str], dict[str, ServerStats]]]:
+    """Several simulated entrants (name: (texts, model)) on one loop in a thread of their own, for runs made in
+    another thread or process; yields each one's URL and connection counts."""
+    loop = asyncio.new_event_loop()
+    ready: concurrent.futures.Future[tuple[dict[str, str], dict[str, ServerStats]]] = (
+        concurrent.futures.Future()
+    )
+    stop = asyncio.Event()
+
+    async def main() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            urls, stats = {}, {}
+            for name, (texts, model) in endpoints.items():
+                urls[name], stats[name] = await stack.enter_async_context(
+                    simulated_endpoint(settings=settings, texts=texts, model=model)
+                )
+            ready.set_result((urls, stats))
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
+    thread.start()
+    try:
+        yield ready.result(timeout=timeout_s)
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(timeout=timeout_s)
+        loop.close()

@@ -7,7 +7,6 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import json
-import threading
 import wave
 from collections.abc import Coroutine, Iterator, Mapping
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from generator.results.records import Loaded, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from runner.from_config import run_settings
 from runner.jobs import Endpoint, Job, PoolEntry, load_pool
-from runner.simulate import Model, ServerStats, simulated_endpoint
+from runner.simulate import Model, ServerStats, served_in_thread
 from tests.starter_kit.protocol_support import tone
 
 T = TypeVar("T")
@@ -90,27 +89,10 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 @contextmanager
-def served(
-    texts: Mapping[str, str], model: Model, stats: ServerStats | None = None
-) -> Iterator[tuple[str, ServerStats]]:
-    """A simulated endpoint on a loop in a thread of its own, for runs in another process."""
-    loop = asyncio.new_event_loop()
-    ready: concurrent.futures.Future[tuple[str, ServerStats]] = concurrent.futures.Future()
-    stop = asyncio.Event()
-
-    async def main() -> None:
-        async with simulated_endpoint(settings=SETTINGS, texts=texts, model=model, stats=stats) as served:
-            ready.set_result(served)
-            await stop.wait()
-
-    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
-    thread.start()
-    try:
-        yield ready.result(timeout=30)
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(timeout=30)
-        loop.close()
+def served(texts: Mapping[str, str], model: Model) -> Iterator[tuple[str, ServerStats]]:
+    """A simulated endpoint on a loop in a thread of its own, for runs in another thread or process."""
+    with served_in_thread(settings=SETTINGS, endpoints={"one": (texts, model)}) as (urls, stats):
+        yield urls["one"], stats["one"]
 
 
 def write_endpoints(path: Path, entrants: Mapping[str, tuple[str, int]]) -> Path:

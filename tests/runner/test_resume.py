@@ -10,8 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from generator.paths import Layout
-from runner.simulate import Model, ServerStats
+from runner.simulate import Model
 from tests.runner.support import ROUND, RUN, job, served, write_endpoints, write_pool
 
 MODEL = Model(error_rate=0.2, latency_ms=30, seed="resume")
@@ -26,6 +28,7 @@ def _command(folder: Path, endpoints: Path) -> list[str]:
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_and_writes_the_record_an_uninterrupted_run_writes(tmp_path: Path) -> None:
     root = Layout().root
     name = job().name
@@ -45,8 +48,8 @@ def test_a_killed_run_resumes_and_writes_the_record_an_uninterrupted_run_writes(
         if connections == KILL_AT and process is not None:
             os.kill(process.pid, signal.SIGKILL)
 
-    stats = ServerStats(on_connect=kill)
-    with served(texts, MODEL, stats) as (url, _):
+    with served(texts, MODEL) as (url, stats):
+        stats.on_connect = kill
         endpoints = write_endpoints(tmp_path / "endpoints.yaml", {"ex-01": (url, 1)})
         process = subprocess.Popen(_command(killed, endpoints), cwd=root, stderr=subprocess.PIPE)
         process.wait(timeout=120)
