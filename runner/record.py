@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,8 @@ from cvb_scorer.metrics import score_clip
 
 from runner.jobs import Job, JobError
 
+# The protocol machine plays each conversation clip as two turns: answered in full, then interrupted.
+E2E_TURNS = 2
 # Which pillar a judge or a measure must still score before the board can publish it, and what it awaits.
 AWAITS = {
     "llm": "the judge: the answers are stored for it and the pillar is unscored until it returns",
@@ -63,7 +65,7 @@ def board_clip(pillar: str, entry: Mapping[str, Any], reference: str) -> dict[st
                 if v["passed"] and v["timings"]["barge_in_to_turn_done_ms"] is not None
             ],
             "turns_completed": sum(1 for v in turns if v["passed"]),
-            "turns_attempted": 2,
+            "turns_attempted": E2E_TURNS,
         }
     if pillar == "llm":
         return {"id": entry["clip"], "answer": entry.get("transcript") if passed else None}
@@ -206,7 +208,3 @@ def write_outputs(folder: Path, name: str, where: str, record: Mapping[str, Any]
     target = folder / where / f"{name}.json"
     write_atomic(target, record_text(record))
     return target
-
-
-def references_of(texts: Mapping[str, str], ids: Sequence[str]) -> dict[str, str]:
-    return {cid: texts[cid] for cid in ids}
