@@ -1,4 +1,4 @@
-"""A scored run against the starter kit's own Python server, unpacked from the zip the site offers: every item
+"""A scored run against the starter kit's own servers, Python and Node, unpacked from the zip the site offers: every item
 passes on every pillar, and the recognition record is one the board accepts."""
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ import pytest
 
 from runner.shell import RunSettings, Slots, run_job
 from tests.runner.support import RUN, SMALL, board, endpoint, job, run_async, write_entrants, write_pool
-from tests.starter_kit.kit_process import kit_server
+from tests.starter_kit.kit_process import LANGUAGES, kit_server
 
 
-@pytest.fixture(scope="module")
-def kit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with kit_server("python", tmp_path_factory.mktemp("kit"), env={"STUB_DELAY_S": "0"}) as server:
+@pytest.fixture(scope="module", params=LANGUAGES)
+def kit_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp(f"kit-{request.param}")
+    with kit_server(request.param, folder, env={"STUB_DELAY_S": "0"}) as server:
         yield server.url
 
 
