@@ -49,3 +49,17 @@ def judge_attempt(
     if network_drop is not None and not last:
         return Judgement(Outcome.RERUN, settings.failure("network_interrupted"), network_drop)
     return Judgement(Outcome.SCORED, None, "")
+
+
+def stall(*, asked: float | None, woke: float, policy: RunPolicy) -> str | None:
+    """Rule 1's stalled clock: the sentence when our loop woke later than the machine asked by more than the
+    policy allows (the attempt's timings cannot be trusted), else None."""
+    if asked is None:
+        return None
+    late_ms = (woke - asked) * 1000
+    if late_ms <= policy.stall_ms:
+        return None
+    return (
+        f"our client woke {late_ms:.0f} ms later than the protocol asked; the stall threshold is "
+        f"{policy.stall_ms} ms"
+    )

@@ -20,7 +20,7 @@ from cvb_scorer.draw import Draw, draw
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from runner.attribution import Outcome, judge_attempt
+from runner.attribution import Outcome, judge_attempt, stall
 from runner.evidence import Close, ConnectionLog, RecordingExchange, verdict_json
 from runner.jobs import Endpoint, Job, JobError, PoolEntry, read_clip
 from runner.policy import DEFAULT_POLICY, RunPolicy
@@ -158,12 +158,8 @@ async def _attempt(
                 received = await asyncio.wait_for(ws.recv(), timeout)
             except TimeoutError:
                 now = clock()
-                late_ms = (now - wakeup) * 1000 if wakeup is not None else 0.0
-                if late_ms > run.policy.stall_ms:
-                    result.platform_fault = (
-                        f"our client woke {late_ms:.0f} ms later than the protocol asked; the stall threshold "
-                        f"is {run.policy.stall_ms} ms"
-                    )
+                result.platform_fault = stall(asked=wakeup, woke=now, policy=run.policy)
+                if result.platform_fault is not None:
                     break
                 exchange.tick(now)
                 continue

@@ -1,5 +1,5 @@
-"""A scored run against the starter kit's own servers, Python and Node, unpacked from the zip the site offers: every item
-passes on every pillar, and the recognition record is one the board accepts."""
+"""A scored run against the starter kit's own servers, Python and Node, unpacked from the zip the site offers:
+every item passes on every pillar, and the recognition record is one the board accepts."""
 
 from __future__ import annotations
 
