@@ -36,7 +36,9 @@ SMALL = dataclasses.replace(RUN, draw_size=5)
 TEXTS = ["你好呀", "我想問保單", "唔該晒", "請等一等", "幾多錢呀", "係咪真㗎"]
 
 
-def write_pool(folder: Path, *, round_id: str = ROUND, extra: int = 2) -> dict[str, PoolEntry]:
+def write_pool(
+    folder: Path, *, round_id: str = ROUND, extra: int = 2, seconds: float | None = None
+) -> dict[str, PoolEntry]:
     """pools/<round>.jsonl plus short WAVs: each tier the draw's count plus `extra` clips."""
     counts = {t: round(float(share) * RUN.draw_size) + extra for t, share in RUN.strata.items()}
     audio = folder / "audio"
@@ -50,7 +52,7 @@ def write_pool(folder: Path, *, round_id: str = ROUND, extra: int = 2) -> dict[s
                 wav.setnchannels(SETTINGS.channels)
                 wav.setsampwidth(SETTINGS.sample_bits // 8)
                 wav.setframerate(SETTINGS.sample_rate_hz)
-                wav.writeframes(tone(0.06 + 0.02 * (k % 3), hz=300 + 10 * k))
+                wav.writeframes(tone(seconds or 0.06 + 0.02 * (k % 3), hz=300 + 10 * k))
             text = TEXTS[k % len(TEXTS)]
             lines.append(
                 json.dumps({"id": clip_id, "tier": tier, "audio": f"../audio/{clip_id}.wav", "text": text})

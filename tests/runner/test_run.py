@@ -3,6 +3,7 @@ scorer's counts from the transcripts, the evidence behind each item, and concurr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from cvb_scorer.metrics import score_clip
 from runner.record import AWAITS
 from runner.shell import Slots, run_job
 from runner.simulate import Model, simulated_endpoint, transcript_for
-from tests.runner.support import RUN, board, endpoint, job, run_async, write_entrants, write_pool
+from tests.runner.support import RUN, SMALL, board, endpoint, job, run_async, write_entrants, write_pool
 
 
 def _run(tmp_path: Path, *, pillar: str, model: Model, concurrency: int, **options: Any) -> tuple[Path, Any]:
@@ -105,3 +106,31 @@ def test_a_conversation_run_records_latency_yielding_and_turns(tmp_path: Path) -
         assert clip.turns_completed == clip.turns_attempted == 2
         assert len(clip.latencies_ms) == 2 and len(clip.yield_ms) == 1
         assert clip.yield_ms[0] <= RUN.settings.yield_within_ms
+
+
+def test_a_paced_run_sends_the_audio_in_real_time(tmp_path: Path) -> None:
+    """Without --fast each frame goes out no sooner than its place in the clip, and end_of_utterance no sooner
+    than the clip's end (lower bounds only: a loaded machine may be later, never earlier)."""
+    pool = write_pool(tmp_path, seconds=0.5)
+    texts = {cid: e.text for cid, e in pool.items()}
+    paced = dataclasses.replace(SMALL, paced=True)
+
+    async def go() -> None:
+        async with simulated_endpoint(settings=RUN.settings, texts=texts, model=Model()) as (url, _):
+            await run_job(
+                job(), endpoint=endpoint("ex-01", url, concurrency=5), pool=pool, out=tmp_path, run=paced,
+                slots=Slots(8, {"ex-01": 5}),
+            )  # fmt: skip
+
+    run_async(go())
+    step = RUN.settings.frame_ms / 1000
+    for item in _evidence(tmp_path, job().name)["items"]:
+        frames = item["attempts"][0]["connection"]["frames"]
+        # The clip starts when ready is read, at the very time ready's arrival is logged.
+        start = next(f for f in frames if f["type"] == "ready")["t"]
+        audio = next(f for f in frames if f["type"] == "audio")
+        eou = next(f for f in frames if f["type"] == "end_of_utterance")
+        assert audio["frames"] == 5
+        assert audio["until"] >= start + (audio["frames"] - 1) * step - 1e-5
+        assert eou["t"] >= start + audio["frames"] * step - 1e-5
+        assert item["attempts"][0]["failure"] is None
