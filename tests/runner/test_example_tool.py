@@ -1,4 +1,4 @@
-"""tools/make_example_results.py makes the example board by runs: spoken clips, simulated entrants, `cvb run
+"""tools/make_example_by_runs.py makes an example board by runs: spoken clips, simulated entrants, `cvb run
 --queue`, then only the judge's scores filled in. Here on a small pool, two entrants and one run each, in a temp
 folder: a folder the board loads without a refusal, whose recognition counts are the runs' own."""
 
@@ -20,8 +20,8 @@ from tests.runner.support import CONFIG, RUN, board
 
 
 def _tool() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "tools" / "make_example_results.py"
-    spec = importlib.util.spec_from_file_location("make_example_results", path)
+    path = Path(__file__).resolve().parents[2] / "tools" / "make_example_by_runs.py"
+    spec = importlib.util.spec_from_file_location("make_example_by_runs", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up there
