@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import json
 import math
@@ -85,13 +86,15 @@ def latency_s(model: Model, run_item_id: str) -> float:
 
 
 def speech(settings: Settings, text: str) -> bytes:
-    """A tone at a normal level, plausibly long for `text` (a fifth of a second per character)."""
-    rate = settings.sample_rate_hz
-    seconds = 0.2 * max(1, sum(1 for c in text if c.isalnum()))
+    """A tone at a normal level, a tenth of a second per spoken character: plausibly long for `text`."""
+    return _speech(settings.sample_rate_hz, max(1, sum(1 for c in text if c.isalnum())))
+
+
+@functools.cache
+def _speech(rate: int, characters: int) -> bytes:
     amplitude = 32767 * 0.1
-    samples = (
-        round(amplitude * math.sin(2 * math.pi * 220 * n / rate)) for n in range(round(seconds * rate))
-    )
+    count = round(0.1 * characters * rate)
+    samples = (round(amplitude * math.sin(2 * math.pi * 220 * n / rate)) for n in range(count))
     return b"".join(s.to_bytes(2, "little", signed=True) for s in samples)
 
 
