@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -42,7 +44,7 @@ from tests.runner.support import ROUND, RUN, write_pool  # noqa: E402
 OUT = Path(__file__).resolve().parent / "results" / "run.json"
 
 
-async def _bench(folder: Path, *, entrants: int, declared: int, budget: int) -> dict[str, float]:
+async def _bench(folder: Path, *, entrants: int, declared: int, budget: int) -> dict[str, Any]:
     pool = write_pool(folder)
     texts = {cid: e.text for cid, e in pool.items()}
     names = [f"bench-{k:03d}" for k in range(entrants)]
@@ -64,7 +66,19 @@ async def _bench(folder: Path, *, entrants: int, declared: int, budget: int) -> 
         wall = time.perf_counter() - wall
         cpu = time.process_time() - cpu
     items = len(jobs) * RUN.draw_size
+    # Attempts run again (ours or the network's), by code, with one detail each: under load, our own stalls.
+    reruns: dict[str, int] = {}
+    details: dict[str, str] = {}
+    for path in (folder / "evidence").glob("*.json"):
+        for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
+            for attempt in item["attempts"]:
+                if attempt["outcome"] != "scored":
+                    code = attempt["failure"]["code"]
+                    reruns[code] = reruns.get(code, 0) + 1
+                    details.setdefault(code, attempt["detail"])
     return {
+        "reruns": reruns,
+        "rerun_details": details,
         "jobs": len(jobs),
         "items": items,
         "wall_s": round(wall, 2),
@@ -117,7 +131,7 @@ def main() -> None:
         budget=args.budget,
         clip_s=args.clip_seconds,
         reply_s=args.reply_seconds,
-        cpu_ms_per_item=measured["cpu_ms_per_item"],
+        cpu_ms_per_item=float(measured["cpu_ms_per_item"]),
     )
     publish(
         OUT,

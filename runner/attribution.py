@@ -52,14 +52,11 @@ def judge_attempt(
 
 
 def stall(*, asked: float | None, woke: float, policy: RunPolicy) -> str | None:
-    """Rule 1's stalled clock: the sentence when our loop woke later than the machine asked by more than the
-    policy allows (the attempt's timings cannot be trusted), else None."""
+    """Rule 1's stalled clock: the sentence when our loop woke later than it asked (to send a frame, time out,
+    or take its own pulse) by more than the policy allows, so the attempt's timings cannot be trusted; else None."""
     if asked is None:
         return None
     late_ms = (woke - asked) * 1000
     if late_ms <= policy.stall_ms:
         return None
-    return (
-        f"our client woke {late_ms:.0f} ms later than the protocol asked; the stall threshold is "
-        f"{policy.stall_ms} ms"
-    )
+    return f"our client's clock stalled: it ran {late_ms:.0f} ms late; the stall threshold is {policy.stall_ms} ms"

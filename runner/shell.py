@@ -67,12 +67,21 @@ class Slots:
     most: dict[str, int] = field(default_factory=dict)
     total_now: int = 0
     total_most: int = 0
+    clock: Clock = time.monotonic
+    watch: LoopWatch = field(init=False)
+    _pulse: asyncio.Task[None] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         if self.budget < 1:
             raise UsageError("the connection budget must be at least one connection.")
         self.total = asyncio.Semaphore(self.budget)
         self.per_entrant = {e: asyncio.Semaphore(n) for e, n in self.declared.items()}
+        self.watch = LoopWatch(clock=self.clock)
+
+    def start_watch(self) -> None:
+        """Start the loop's pulse (once, on the running loop; asyncio.run cancels it at the end)."""
+        if self._pulse is None:
+            self._pulse = asyncio.get_running_loop().create_task(self.watch.run())
 
     async def __call__(self, entrant: str, work: Callable[[], Any]) -> Any:
         # Always the entrant's slot first, then the budget's: one order, so no two waits can deadlock.
@@ -86,6 +95,40 @@ class Slots:
             finally:
                 self.open_now[entrant] -= 1
                 self.total_now -= 1
+
+
+class LoopWatch:
+    """Our event loop's pulse: a task that asks to wake every `interval_s` and notes each time it woke late.
+    A late wake means the loop (and so every clock reading on it) was held up, whatever it was doing then; an
+    attempt open during such a stall is the platform's fault (attribution rule 1)."""
+
+    # Late wakes shorter than this are not worth keeping: no policy's threshold is this small.
+    KEEP_S = 0.05
+
+    def __init__(self, *, clock: Clock, interval_s: float = 0.05) -> None:
+        self.clock = clock
+        self.interval_s = interval_s
+        self.late: list[tuple[float, float]] = []  # (when it asked to wake, when it woke)
+        self._asked: float | None = None
+
+    async def run(self) -> None:
+        while True:
+            self._asked = self.clock() + self.interval_s
+            await asyncio.sleep(self.interval_s)
+            woke = self.clock()
+            if woke - self._asked > self.KEEP_S:
+                self.late.append((self._asked, woke))
+
+    def stall_during(self, start: float, now: float, policy: RunPolicy) -> str | None:
+        """The stall sentence for the longest late wake overlapping [start, now], counting one still under way
+        (the attempt may finish before the pulse wakes), or None."""
+        spans = [(a, w) for a, w in self.late if w >= start and a <= now]
+        if self._asked is not None and now > self._asked:
+            spans.append((self._asked, now))
+        if not spans:
+            return None
+        asked, woke = max(spans, key=lambda span: span[1] - span[0])
+        return stall(asked=asked, woke=woke, policy=policy)
 
 
 @dataclass
@@ -211,8 +254,13 @@ async def run_item(
         inject = faults is not None and faults(item.run_item_id, number)
 
         async def work(inject: bool = inject) -> _Attempt:
-            return await _attempt(item, url, tls=tls, run=run, clock=clock, inject=inject)
+            started = clock()
+            attempt = await _attempt(item, url, tls=tls, run=run, clock=clock, inject=inject)
+            if attempt.platform_fault is None:
+                attempt.platform_fault = slots.watch.stall_during(started, clock(), run.policy)
+            return attempt
 
+        slots.start_watch()
         done: _Attempt = await slots(entrant, work)
         judgement = judge_attempt(
             attempt=number,
@@ -359,7 +407,7 @@ async def run_jobs(
             raise JobError(f"job {job.name}: entrant {job.entrant} has no registered endpoints.")
         if job.round not in pools:
             raise JobError(f"job {job.name}: there is no pool for round {job.round}.")
-    slots = Slots(budget, {e: endpoints[e].concurrency for e in {j.entrant for j in jobs}})
+    slots = Slots(budget, {e: endpoints[e].concurrency for e in {j.entrant for j in jobs}}, clock=clock)
     paths = await asyncio.gather(
         *(
             run_job(

@@ -18,6 +18,7 @@ import json
 import math
 import random
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ class Model:
     latency_sd_ms: float = 0.0
     flaw: str | None = None
     seed: str = "simulated"
+    # Served in the runner's own event loop (as in tests), the first hello blocks that loop this long: a stall of
+    # the platform's clock, which the runner must take as its own fault.
+    block_loop_ms: float = 0.0
 
     def __post_init__(self) -> None:
         if self.flaw is not None and self.flaw not in FLAWS:
@@ -132,6 +136,8 @@ async def _endpoint(
             hello = frame
             item = str(frame["run_item_id"])
             stats.by_item[item] = stats.by_item.get(item, 0) + 1
+            if model.block_loop_ms and sum(stats.by_item.values()) == 1:
+                time.sleep(model.block_loop_ms / 1000)  # blocks on purpose: the stall is what is simulated
             if model.flaw == "closes_early":
                 await ws.close()
                 return

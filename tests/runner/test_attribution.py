@@ -51,4 +51,4 @@ def test_a_stall_is_a_wake_later_than_the_threshold(asked: float | None, woke: f
     said = stall(asked=asked, woke=woke, policy=POLICY)
     assert (said is not None) is stalled
     if said is not None:
-        assert said == "our client woke 501 ms later than the protocol asked; the stall threshold is 500 ms"
+        assert said == "our client's clock stalled: it ran 501 ms late; the stall threshold is 500 ms"

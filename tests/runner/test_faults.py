@@ -4,12 +4,15 @@ network, platform) and its evidence are as the integration page's failure tables
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from runner.policy import RunPolicy
 from runner.shell import FaultPlan, RunSettings, Slots, run_job
 from runner.simulate import Model, simulated_endpoint
 from tests.runner.support import RUN, SMALL, board, endpoint, job, run_async, write_entrants, write_pool
@@ -172,3 +175,27 @@ def test_an_endpoint_that_drops_every_attempt_is_the_entrants(tmp_path: Path) ->
         ) + ["closed_before_response"]
         assert attempts[-1]["failure"]["attributed_to"] == closed.attributed_to == "entrant"
         assert item["attributed_to"] == "entrant"
+
+
+def test_a_stall_of_our_clock_reruns_every_item_it_held_up_at_no_cost(tmp_path: Path) -> None:
+    """The endpoint shares the runner's loop here, so blocking it stalls our own clock: each attempt open during
+    the stall is ours (platform_error) and runs again; the record is the one a run without the stall writes."""
+    policy = RunPolicy(stall_ms=200)
+    model = Model(error_rate=0.2, seed="m")
+    _run(tmp_path / "clean", model=model, run=dataclasses.replace(RUN, policy=policy), concurrency=8)
+    _, evidence = _run(
+        tmp_path / "stalled",
+        model=dataclasses.replace(model, block_loop_ms=400),
+        run=dataclasses.replace(RUN, policy=policy),
+        concurrency=8,
+    )
+    assert _board_record(tmp_path / "stalled") == _board_record(tmp_path / "clean")
+    held_up = [i for i in evidence["items"] if len(i["attempts"]) > 1]
+    assert held_up  # the first connection at least
+    for item in held_up:
+        first = item["attempts"][0]
+        assert first["failure"]["code"] == "platform_error" and not first["costs_quota"]
+        assert re.fullmatch(
+            r"our client's clock stalled: it ran \d+ ms late; the stall threshold is 200 ms", first["detail"]
+        )
+    assert all(i["outcome"] == "scored" and i["attributed_to"] is None for i in evidence["items"])
