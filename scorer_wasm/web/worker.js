@@ -324,138 +324,43 @@ async function boot() {
   // tools/snapshot_pyodide.mjs proves of every snapshot it writes.
   if (!snapshot) await install();
 
-  // Restored from the snapshot, the scorer is imported already and this import finds it in memory; booted,
-  // this import compiles it.
-  pyodide.runPython(`
-from cvb_scorer.view import render_view as _cvb_render_view
-
-def _cvb_render(reference, hypothesis, mer=False):
-    return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
-
-_cvb_parts = None
-
-def _cvb_render_first(reference, hypothesis, mer=False, text=None):
-    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses. text:
-    # the page's words for the drawing as JSON (data-cvb-view-text), or None for the scorer's English.
-    global _cvb_parts
-    from cvb_scorer.view import render_editor_parts
-    from cvb_scorer.view_text import view_text_from_json
-
-    words = view_text_from_json(text)
-    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer, text=words)
-    return _cvb_parts.first
-
-def _cvb_render_rest():
-    global _cvb_parts
-    parts, _cvb_parts = _cvb_parts, None
-    return parts.rest()
-`);
+  // The worker's Python is cvb_scorer.browser (typed, and tested under CPython and in Pyodide). Restored from
+  // the snapshot, the module is imported already (tools/snapshot_pyodide.mjs imports it) and this import finds
+  // it in memory; booted, this import compiles it.
+  const browser = pyodide.pyimport("cvb_scorer.browser");
+  const keystrokes = browser.Keystrokes();
   reached("defined");
-  // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
-  // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
-  // gets the CLI's sentence, with no second JSONL reader anywhere. A clip's texts for its drawing come from
-  // the scorer's own reader (report.parse_jsonl) of the same copies.
-  const defineFileMode = () => pyodide.runPython(`
-import contextlib as _cvb_contextlib
-import io as _cvb_io
-import json as _cvb_json
-import os as _cvb_os
-
-_CVB_FILES = "/tmp/cvb-files"
-
-
-def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
-    # Two files of one name (from two folders) go in two folders, so each keeps its name in the sentences.
-    _cvb_os.makedirs(_CVB_FILES, exist_ok=True)
-    _cvb_os.chdir(_CVB_FILES)
-    ref, hyp = (ref_name, hyp_name) if ref_name != hyp_name else (f"reference/{ref_name}", f"hypothesis/{hyp_name}")
-    for path, data in ((ref, ref_bytes), (hyp, hyp_bytes)):
-        if "/" in path:
-            _cvb_os.makedirs(_cvb_os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(bytes(data))
-    # What was kept of the files placed before goes with them.
-    globals().update(_cvb_placed=(ref, hyp), _cvb_records=None, _cvb_report=None)
-
-
-_cvb_report = None  # the Report of the last files scored (cli.main's reported)
-_cvb_records = None  # both files' records, read at the first clip opened (_cvb_clip)
-
-
-def _cvb_keep_report(report):
-    global _cvb_report
-    _cvb_report = report
-
-
-def _cvb_cli(*options, progress=None, scored=None):
-    from cvb_scorer import cli
-
-    out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
-    with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
-        code = cli.main(
-            [*options, "--", *_cvb_placed], progress=progress, scored=scored, reported=_cvb_keep_report
-        )
-    if code != 0:
-        return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
-    return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
-
-
-def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None, scored=None):
-    # \`report(phase, done, total)\` moves the page's bar: the CLI calls it at most once per whole percent of
-    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress). \`scored(json)\` gets the
-    # report without its intervals once the clips are scored (report.scored_json): without numpy the
-    # bootstrap is most of a long run (a 16,000-clip file: ~50 s of ~55), and the page shows the figures and
-    # the table meanwhile.
-    _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
-    return _cvb_cli("--json", progress=report, scored=scored)
-
-
-def _cvb_files_text():
-    # The CLI's text report of the files just scored, made from the report that run kept (what \`cvb-score
-    # REF HYP\` prints, cli.main): running the CLI again would draw the intervals again, most of a minute for
-    # a long file.
-    if _cvb_report is None:
-        return _cvb_cli()
-    from cvb_scorer.report import report_text
-
-    return _cvb_json.dumps({"output": report_text(_cvb_report)}, ensure_ascii=False)
-
-
-def _cvb_clip(clip_id):
-    # Both files are read once, at the first clip opened (a 16,000-clip pair took ~0.1 s in CPython, more
-    # here), and kept until other files are placed.
-    global _cvb_records
-    if _cvb_records is None:
-        from cvb_scorer.report import decode_jsonl, parse_jsonl
-        from cvb_scorer.rules import load_packaged_rules
-
-        limit = load_packaged_rules().input.max_text_chars
-        read = []
-        for path in _cvb_placed:
-            with open(path, "rb") as handle:
-                data = handle.read()
-            read.append(parse_jsonl(decode_jsonl(data, name=path), name=path, max_chars=limit))
-        _cvb_records = read
-    texts = [records.get(clip_id, ("", 0))[0] for records in _cvb_records]
-    return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
-`);
-  const render = pyodide.globals.get("_cvb_render");
-  const renderFirst = pyodide.globals.get("_cvb_render_first");
-  const renderRest = pyodide.globals.get("_cvb_render_rest");
-  // The file mode's functions, once its files are installed and it is defined: started by the first file job
-  // or once the reader pauses, whichever comes first, and done once.
+  // Keyword arguments reach Python through callKwargs; a text left out is the scorer's English.
+  // Each method's proxy is taken once and kept for the page's life (a proxy per call would wait for the
+  // garbage collector to be freed).
+  const whole = keystrokes.whole;
+  const first = keystrokes.first;
+  const rest = keystrokes.rest;
+  const render = (reference, hypothesis) => whole(reference, hypothesis);
+  const renderFirst = (reference, hypothesis, mer, text) =>
+    first.callKwargs(reference, hypothesis, text === undefined ? { mer } : { mer, text });
+  const renderRest = () => rest();
+  // The file mode's object, once its files are installed: started by the first file job or once the reader
+  // pauses, whichever comes first, and done once. It imports the CLI, which reads the wheels' files.
   let fileMode = null;
   let filesDone = false;
   const files = () =>
     (fileMode ??= (async () => {
       if (snapshot) await install();
-      defineFileMode();
+      const mode = browser.FileMode();
+      const score = mode.score;
+      const text = mode.text;
+      const clip = mode.clip;
       filesDone = true;
       reached("file-mode");
       return {
-        score: pyodide.globals.get("_cvb_score_files"),
-        text: pyodide.globals.get("_cvb_files_text"),
-        clip: pyodide.globals.get("_cvb_clip"),
+        score: (reference, hypothesis, progress, scored) =>
+          score.callKwargs(reference.name, reference.bytes, hypothesis.name, hypothesis.bytes, {
+            progress,
+            scored,
+          }),
+        text: () => text(),
+        clip: (id) => clip(id),
       };
     })());
   const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
@@ -648,10 +553,8 @@ function fileJob(files, message) {
     const scored = (json) => postMessage({ type: "files-scored", id, json });
     answer(id, () =>
       files.score(
-        reference.name,
-        new Uint8Array(reference.bytes),
-        hypothesis.name,
-        new Uint8Array(hypothesis.bytes),
+        { name: reference.name, bytes: new Uint8Array(reference.bytes) },
+        { name: hypothesis.name, bytes: new Uint8Array(hypothesis.bytes) },
         report,
         scored,
       ),
