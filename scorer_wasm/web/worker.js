@@ -1,3 +1,4 @@
+// @ts-check
 // The scorer's Web Worker: runs the site's own cvb_scorer wheel in Pyodide so the page never waits on Python.
 //
 // Every file comes from this site's assets: no CDN, no micropip, so the editor works offline after the first
@@ -20,6 +21,8 @@ const memoryModule = import("./memory.mjs");
 memoryModule.catch(() => {}); // without it Python boots the long way (startPython)
 
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
+// Pyodide's own files (scorer_wasm/web/pyodide-pin.json names the same), all of which every start reads.
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
 // A Python exception's message is its whole traceback; the entrant needs the last line, which names the error.
 function lastLine(error) {
@@ -38,6 +41,57 @@ reached("started");
 function progress(stage, text) {
   postMessage({ type: "progress", stage, text });
 }
+
+// What a cold start downloads, told to the page as the bytes arrive: every fetch this worker makes (its own and
+// Pyodide's) goes through `fetch` below, which counts the bytes of each runtime file the manifest sizes
+// (runtime.sizes: the bytes as received, decoded) on their way to the reader. A file fetched twice (a wheel
+// is fetched early, then installed) counts once. Told at most every DOWNLOAD_EVERY_MS, and once more at the
+// end of each file, so the page's count moves while it waits and ends on the whole.
+const DOWNLOAD_EVERY_MS = 100;
+const download = { sizes: new Map(), parts: new Map(), received: new Map(), told: 0 };
+const partOf = (url) => (url.endsWith(".whl") ? "wheels" : url.includes("snapshot") ? "snapshot" : "python");
+
+function expectDownloads(manifest, urls) {
+  const sizes = manifest.runtime.sizes ?? {};
+  for (const url of urls) {
+    const size = sizes[Object.keys(sizes).find((path) => fromManifest(path) === url) ?? ""];
+    if (typeof size === "number") download.sizes.set(url, size);
+  }
+}
+
+function tellDownload(force) {
+  const now = performance.now();
+  if (!force && now - download.told < DOWNLOAD_EVERY_MS) return;
+  download.told = now;
+  const parts = {};
+  for (const [url, size] of download.sizes) {
+    const part = (parts[partOf(url)] ??= { received: 0, total: 0 });
+    part.received += Math.min(size, download.received.get(url) ?? 0);
+    part.total += size;
+  }
+  postMessage({ type: "download", parts });
+}
+
+const plainFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = async (input, init) => {
+  const response = await plainFetch(input, init);
+  const url = response.url;
+  if (!download.sizes.has(url) || !response.body) return response;
+  let bytes = 0;
+  const counted = new TransformStream({
+    transform(chunk, controller) {
+      bytes += chunk.byteLength;
+      if (bytes > (download.received.get(url) ?? 0)) download.received.set(url, bytes);
+      tellDownload(false);
+      controller.enqueue(chunk);
+    },
+    flush() {
+      tellDownload(true);
+    },
+  });
+  const { status, statusText, headers } = response;
+  return new Response(response.body.pipeThrough(counted), { status, statusText, headers });
+};
 
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -80,9 +134,8 @@ class NotKept extends Error {}
 
 async function runtimeKept(manifest) {
   if (!globalThis.caches || !mayRestore(manifest)) return false;
-  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
   const urls = [
-    ...pyodide.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
     fromManifest(manifest.start_up_snapshot.path),
     ...wheelURLs(manifest, true),
   ];
@@ -148,22 +201,20 @@ async function fetchSnapshot(url, expected) {
   return inflated;
 }
 
-// A return visit reads the snapshot inflated, ~55 MB, from a file of this origin's private file system
-// (OPFS) rather than inflating the ~11 MB kept packed: inflating is ~0.2 s of this thread's CPU on a warm
-// start, on a machine whose cores the page's own start-up wants too, and a synchronous read of a file into
-// one buffer costs a small part of that (the same bytes read from Cache Storage took as long as inflating).
+// A return visit reads the snapshot inflated from a file of this origin's private file system (OPFS) rather
+// than inflating the packed copy kept in the cache: inflating is this thread's CPU on a warm start, on a
+// machine whose cores the page's own start-up wants too, and a synchronous read of a file into one buffer
+// costs a small part of that (the same bytes read from Cache Storage cost as much as inflating).
 // The file is named by the sha256 of the inflated bytes, which the manifest records beside the packed file's
 // (inflated_sha256): a rebuilt site's snapshot never meets an old file, and the older files are deleted when
 // a new one is written. It is written once a restore from verified packed bytes has worked (keepInflated),
 // only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly full phone the packed
 // copy alone stays), and it is hashed when read: nothing is answered before it matches, and a copy that does
 // not match is deleted and Python booted the long way (once). Chromium computes crypto.subtle.digest on the
-// calling thread before it returns, so the hash runs before the restore, not beside it. It is not what a warm
-// reload waits for: traced in Chromium 156 on two cores, the digest of these 55 MB took ~40 ms of this
-// thread's CPU, and a copy checked by an 8-byte checksum instead (~15 ms) was no faster over 24 alternating
-// reloads each (1,090 ms to interactive with the checksum, 1,054 with the hash, medians). The reload's time
-// goes to compiling and optimising Pyodide's WebAssembly and parsing its JavaScript, beside the page's own
-// start-up; a second worker that read and hashed the file itself was no faster either, the cores being busy.
+// calling thread before it returns, so the hash runs before the restore, not beside it; a full hash rather
+// than a cheaper checksum, because the hash is a small part of a warm reload, whose time goes to compiling
+// Pyodide's WebAssembly and parsing its JavaScript beside the page's own start-up (the figures are in
+// bench/results/editor.json and the commits that chose this).
 // Browsers without the synchronous file API read the packed copy every time.
 const INFLATED_PREFIX = "cvb-snapshot-";
 const ROOM_FACTOR = 20;
@@ -251,9 +302,11 @@ async function startPython(manifestPromise) {
   const inflatedSha256 = record?.inflated_sha256;
   // What was read: the kept inflated copy, or the packed file inflated here (then kept inflated for next time).
   const source = mayRestore(manifest)
-    ? keptInflated(inflatedSha256).then(
-        async (kept) => kept ?? { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null },
-      )
+    ? keptInflated(inflatedSha256).then(async (kept) => {
+        if (!kept) return { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null };
+        download.sizes.delete(fromManifest(record.path)); // read from this origin's disk, not downloaded
+        return kept;
+      })
     : null;
   const snapshot = source?.then(({ bytes }) => bytes) ?? null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
@@ -290,10 +343,62 @@ async function startPython(manifestPromise) {
   return { pyodide: await loadPyodide(options), snapshot: false, keepSnapshot: null };
 }
 
+// The files a cold start downloads, for the page's count of their bytes (see `fetch` above).
+function expectColdDownloads(manifest) {
+  const restoring = mayRestore(manifest);
+  expectDownloads(manifest, [
+    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    ...(restoring ? [fromManifest(manifest.start_up_snapshot.path)] : []),
+    ...wheelURLs(manifest, restoring),
+  ]);
+  tellDownload(true);
+}
+
+// The keystroke path: cvb_scorer.browser's Keystrokes. Keyword arguments reach Python through callKwargs (a
+// text left out is the scorer's English); each method's proxy is taken once and kept for the page's life (a
+// proxy per call would wait for the garbage collector to be freed).
+function keystrokeEngine(browser) {
+  const keystrokes = browser.Keystrokes();
+  const whole = keystrokes.whole;
+  const first = keystrokes.first;
+  const rest = keystrokes.rest;
+  return {
+    render: (reference, hypothesis) => whole(reference, hypothesis),
+    renderFirst: (reference, hypothesis, mer, text) =>
+      first.callKwargs(reference, hypothesis, text === undefined ? { mer } : { mer, text }),
+    renderRest: () => rest(),
+  };
+}
+
+// The file mode: cvb_scorer.browser's FileMode, made once its wheels' files are installed (it imports the
+// CLI, which reads them), by the first file job or once the reader pauses, whichever comes first, and once.
+function fileEngine(browser, install) {
+  let made = null;
+  let done = false;
+  const files = () =>
+    (made ??= (async () => {
+      await install();
+      const mode = browser.FileMode();
+      const score = mode.score;
+      const text = mode.text;
+      const clip = mode.clip;
+      done = true;
+      reached("file-mode");
+      return {
+        score: (reference, hypothesis, progress, scored) =>
+          score.callKwargs(reference.name, reference.bytes, hypothesis.name, hypothesis.bytes, { progress, scored }),
+        text: () => text(),
+        clip: (id) => clip(id),
+      };
+    })());
+  return { files, filesPending: () => !done };
+}
+
 async function boot() {
   const started = performance.now();
   progress("runtime", "Loading the Python runtime (Pyodide)…");
   const manifestPromise = keptManifest();
+  manifestPromise.then(expectColdDownloads, () => {});
   // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
   // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
   manifestPromise
@@ -309,14 +414,15 @@ async function boot() {
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
   const check = await checked;
-  // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
-  const install = async () => {
-    await pyodide.loadPackage(
-      wheelURLs(manifest, snapshot),
-      { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
-    );
-    reached("installed");
-  };
+  // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN. Once.
+  let installed = null;
+  const install = () =>
+    (installed ??= pyodide
+      .loadPackage(wheelURLs(manifest, snapshot), {
+        messageCallback: () => {},
+        errorCallback: (message) => console.warn(message),
+      })
+      .then(() => reached("installed")));
   // Booted, the scorer is imported from the wheel's files, so they are installed first. Restored, it is
   // imported already and its modules are in memory, but its files are not (Pyodide's file system lives
   // outside the snapshot's memory): they are installed again once the reader pauses (see filesWhenIdle), for
@@ -328,54 +434,16 @@ async function boot() {
   // the snapshot, the module is imported already (tools/snapshot_pyodide.mjs imports it) and this import finds
   // it in memory; booted, this import compiles it.
   const browser = pyodide.pyimport("cvb_scorer.browser");
-  const keystrokes = browser.Keystrokes();
+  const keystrokes = keystrokeEngine(browser);
   reached("defined");
-  // Keyword arguments reach Python through callKwargs; a text left out is the scorer's English.
-  // Each method's proxy is taken once and kept for the page's life (a proxy per call would wait for the
-  // garbage collector to be freed).
-  const whole = keystrokes.whole;
-  const first = keystrokes.first;
-  const rest = keystrokes.rest;
-  const render = (reference, hypothesis) => whole(reference, hypothesis);
-  const renderFirst = (reference, hypothesis, mer, text) =>
-    first.callKwargs(reference, hypothesis, text === undefined ? { mer } : { mer, text });
-  const renderRest = () => rest();
-  // The file mode's object, once its files are installed: started by the first file job or once the reader
-  // pauses, whichever comes first, and done once. It imports the CLI, which reads the wheels' files.
-  let fileMode = null;
-  let filesDone = false;
-  const files = () =>
-    (fileMode ??= (async () => {
-      if (snapshot) await install();
-      const mode = browser.FileMode();
-      const score = mode.score;
-      const text = mode.text;
-      const clip = mode.clip;
-      filesDone = true;
-      reached("file-mode");
-      return {
-        score: (reference, hypothesis, progress, scored) =>
-          score.callKwargs(reference.name, reference.bytes, hypothesis.name, hypothesis.bytes, {
-            progress,
-            scored,
-          }),
-        text: () => text(),
-        clip: (id) => clip(id),
-      };
-    })());
-  const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
-  const filesPending = () => !filesDone;
   return {
-    render,
-    renderFirst,
-    renderRest,
-    files,
-    filesPending,
+    ...keystrokes,
+    ...fileEngine(browser, install),
     keepSnapshot,
     sha256: check.sha256,
     verified: check.verified,
     started,
-    serviceWorker,
+    serviceWorker: manifest.service_worker ? fromManifest(manifest.service_worker) : null,
     snapshot,
   };
 }
@@ -383,15 +451,12 @@ async function boot() {
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
 // - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
 //   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
-//   first keystrokes on a long text paid for it (measured in Chromium at 1,500 characters under load: the
-//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead.
+//   first keystrokes on a long text would pay for it, several times slower; these drawings pay it instead.
 // - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
-//   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
+//   reference), which the snapshot holds built, instead of on the entrant's first Simplified text.
 // One drawing per task, at most WARM_UP_MS in all, and none once the reader's own first request has come: from
-// then on their drawings warm the code, and a request never waits behind more than the one drawing under way.
-// Run in one go instead, an edit made the moment the editor was live waited for all of them: bench/editor.py's
-// first edit after "ready", 30 runs each way, alternating, took a median of 58.3 ms in one go (11 runs over
-// 100 ms) and 25.5 ms so (1 run); the keystroke p95 typed at once did not change (medians 11.5 and 11.3 ms).
+// then on their drawings warm the code, and a request never waits behind more than the one drawing under way
+// (run in one go, an edit made the moment the editor was live would wait for all of them).
 const WARM_UP_DRAWINGS = 6;
 const WARM_UP_MS = 400;
 const WARM_UP_CHARS = 1500;
@@ -422,8 +487,8 @@ function warmAfterFirstAnswer(engine) {
 }
 
 // Restored from the snapshot, the wheels' files are installed and the file mode defined (boot: `files`) once the
-// reader has paused this long, or at once for a file job: a quarter of a second of Python, measured, that
-// used to delay "ready" and that keystrokes arriving meanwhile would wait behind.
+// reader has paused this long, or at once for a file job: Python work that would otherwise delay "ready", and
+// that keystrokes arriving meanwhile would wait behind.
 const FILES_AFTER_IDLE_MS = 1000;
 let filesTimer = 0;
 function filesWhenIdle(engine) {
