@@ -466,10 +466,14 @@ def test_a_100000_clip_pair_is_announced_first_and_its_bar_moves_in_every_step(
     page.evaluate(WATCH_BAR, FILES)
     box = choose(page, ref, hyp)
     status = box.locator("[data-cvb-files-status]")
-    # Said before the worker has read a byte: the limit, the size and the expected time.
-    notice = status.inner_text()
+    # Said once the second file is taken: the limit, the size and the expected time.
     before = words["files_large"].en.split("{")[0]
-    assert notice.startswith(before) and "100,000 lines" in notice and "minutes" in notice, notice
+    page.wait_for_function(
+        "([sel, before]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent.startsWith(before)",
+        arg=[FILES, before],
+    )
+    notice = status.inner_text()
+    assert "100,000 lines" in notice and "20 MB or 100,000 clips" in notice and "minutes" in notice, notice
     # Through reading, scoring and the figures into the intervals, then stopped: a full run is minutes.
     page.wait_for_function("() => window.cvbBar.some((seen) => seen.step === 'bootstrap')", timeout=600_000)
     box.locator("[data-cvb-files-cancel]").click()
