@@ -40,7 +40,7 @@ EXTRA = [
     # foreign currencies kept, written one way after the number.
     "總 共 三 千 二 百 五 十 蚊", "9876 5432", "98 76 54 32", "50 %", "三万五", "两万", "3万5千", "两个", "三点五",
     "万一", "3，百", "萬一，三個", "五十美金", "US$20,000", "HK$20,000", "RMB 300", "三百人民幣", "美金五百",
-    "300 usd", "iPhone 15 Pro",
+    "300 usd", "iPhone 15 Pro", "萬一千蚊", "十萬火急", "三三兩兩", "六合彩", "進退兩難", "五顏六色", "萬一三個",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

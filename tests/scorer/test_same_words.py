@@ -112,3 +112,33 @@ def test_naming_the_wrong_currency_costs_an_error(ref: str, hyp: str) -> None:
 def test_currency_words_elsewhere_stay() -> None:
     for text in ("元朗", "有蚊", "美金匯率", "港元兌美元", "人民幣升值"):
         assert normalise_hypothesis(text).text == text
+
+
+# Words kept as written: a word-list exception never breaks a longer number; idioms stay, so a misheard
+# character in one costs one error.
+def test_an_exception_word_never_breaks_a_longer_number() -> None:
+    assert _costs("萬一千蚊", "11000蚊") == (0, 0)  # was 5
+    assert normalise_hypothesis("萬一三個").text == "萬一3個"
+
+
+@pytest.mark.parametrize("idiom", ["十萬火急", "三三兩兩", "六合彩", "進退兩難", "五顏六色"])
+def test_an_idiom_is_kept_as_written(idiom: str) -> None:
+    # Before: 十萬火急 → 100000火急, 三三兩兩 → 3322, 六合彩 → 6合彩.
+    assert normalise_hypothesis(idiom).text == idiom
+    assert normalise_hypothesis(f"佢{idiom}咁").text == f"佢{idiom}咁"
+    assert _costs(f"佢{idiom}", f"佢 {idiom}") == (0, 0)
+
+
+def test_a_misheard_character_between_kept_words_costs_one() -> None:
+    # Where the misheard form is a kept word too, neither side is read into digits (before: 3文治 against 三文魚).
+    assert _costs("三文治", "三文魚") == (1, 1)
+    assert _costs("九龍城", "九龍塘") == (1, 1)
+
+
+def test_every_fixed_word_names_a_source_and_stays_as_written() -> None:
+    from cvb_scorer.normalise.numerals import FIXED_WORDS
+
+    assert set(FIXED_WORDS.values()) == {"scorer", "idioms", "hkcancor"}
+    for word in FIXED_WORDS:
+        assert normalise_hypothesis(word).text == normalise_hypothesis(word).text.lower()
+        assert normalise_hypothesis(word).text == word, word

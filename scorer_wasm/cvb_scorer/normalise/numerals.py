@@ -21,11 +21,13 @@ a range looks past its run, at the character right after it (three or four of wh
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
+from cvb_scorer import _data
 from cvb_scorer.normalise.text import (
     CLOCK_HALF,
     DECIMAL_WORD,
@@ -37,13 +39,25 @@ from cvb_scorer.normalise.text import (
 )
 from cvb_scorer.tokens import HAN_CLASS, class_code
 
-# Words that contain numeral characters but are not numbers; never folded, on either side.
-EXCEPTION_WORDS: tuple[str, ...] = (
+# Words that contain numeral characters but are not numbers; never folded, on either side. The scorer's own
+# list; the words folded as written are these and the idioms and fixed words of ``data/fixed_words.json``
+# (``scorer_wasm/tools/freeze_fixed_words.py`` writes it from its sources, each named beside its words).
+SCORER_EXCEPTION_WORDS: tuple[str, ...] = (
     "一齊", "一啲", "一定", "一樣", "一直", "一般", "一切", "一起", "一路", "一陣", "一下", "一吓", "一於",
     "一係", "一向", "一早", "一味", "一心", "一手", "一生", "一世", "一致", "一律", "一就", "一嚟", "一個人",
     "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "千祈",
     "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少", "百分百",
 )  # fmt: skip
+
+
+def _fixed_words() -> dict[str, str]:
+    raw = json.loads(_data.read_text("data/fixed_words.json"))
+    return {str(word): str(source) for word, source in raw["words"].items()}
+
+
+# Every word kept as written, and the source it comes from.
+FIXED_WORDS: dict[str, str] = _fixed_words()
+EXCEPTION_WORDS: tuple[str, ...] = tuple(FIXED_WORDS)
 # Longest first, so an alternation match at a position is the longest exception word there.
 _EXCEPTION = re.compile("|".join(map(re.escape, sorted(EXCEPTION_WORDS, key=len, reverse=True))))
 
@@ -408,7 +422,8 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
     reference and the fast path, which differ only in ``convert``'s cache)."""
     start, end = match.span()
     hit = _EXCEPTION.match(text, start)
-    if hit is not None:
+    # A word kept as written never breaks a longer number it starts (萬一千 is 11000, 萬一三個 is 萬一 3個).
+    if hit is not None and not (end > hit.end() and convert(match.group()) is not None):
         return hit.group(), hit.end()
     if text.startswith(_PERCENT_PREFIX, start):
         k = start + len(_PERCENT_PREFIX)
@@ -471,14 +486,22 @@ def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
     character does, and the number is still read. A run not read at all stays exactly as written."""
     simplified = _SIMPLIFIED_NUMERAL.search(text) is not None
     read = text.translate(_TO_HONG_KONG) if simplified else text
+    # The words kept as written, from the left; a run that starts inside one (進退兩難) is part of it.
+    words = [m.span() for m in _EXCEPTION.finditer(read)]
+    k = 0
     out = []
     pos = 0
     match = RUN.search(text, 0)
     while match is not None:
         start = match.start()
         out.append(text[pos:start])
+        while k < len(words) and words[k][1] <= start:
+            k += 1
         mark = _SIMPLIFIED_MARK.match(text, start) if simplified else None
-        if mark is not None:
+        if k < len(words) and words[k][0] < start:
+            out.append(text[start : words[k][1]])
+            pos = words[k][1]
+        elif mark is not None:
             out.append(mark.group())
             pos = mark.end()
         else:
@@ -542,50 +565,12 @@ def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
 _ANY_NUMERAL = re.compile(f"[{_NUMERAL_CLASS}{_POINTS[:-1]}]")
 
 
-# The exception words by their first two characters (every one has at least two), longest first as in
-# ``_EXCEPTION``: the words that may start at a run, found with a dictionary look-up instead of a match.
-_EXCEPTIONS_BY_START: dict[str, tuple[str, ...]] = {}
-for _word in sorted(EXCEPTION_WORDS, key=len, reverse=True):
-    _EXCEPTIONS_BY_START[_word[:2]] = (*_EXCEPTIONS_BY_START.get(_word[:2], ()), _word)
-# What a run of one character folds to, which depends on nothing around it (no range has one character, and
-# ``read_as_said`` needs two numbers), except 百 that may start 百分之: most runs are one character (一個, 兩次).
-_ONE_CHARACTER_RUNS = {
-    ch: read_number(ch) or ch
-    for ch in (*NUMERAL_CHARS, *"0123456789")
-    if not _PERCENT_PREFIX.startswith(ch) and ch not in SIMPLIFIED_NUMERALS
-}
-
-
 def fold_numerals(text: str) -> str:
-    """Fold every numeral run in ``text`` to Arabic; see the module docstring. (``fold_run`` on each run, as
-    the reference does, with the exception words and the runs of one character found without a call.)"""
+    """Fold every numeral run in ``text`` to Arabic; see the module docstring (``fold_each_run`` with the
+    cached reader)."""
     if _ANY_NUMERAL.search(text) is None:
         return text
-    if _SIMPLIFIED_NUMERAL.search(text) is not None:
-        return fold_each_run(text, convert_run)
-    out: list[str] = []
-    pos = 0
-    search = RUN.search
-    exceptions = _EXCEPTIONS_BY_START
-    one = _ONE_CHARACTER_RUNS
-    match = search(text, 0)
-    while match is not None:
-        start, end = match.span()
-        out.append(text[pos:start])
-        words = exceptions.get(text[start : start + 2])
-        word = next((w for w in words if text.startswith(w, start)), None) if words else None
-        if word is not None:
-            out.append(word)
-            pos = start + len(word)
-        elif end - start == 1 and text[start] in one:
-            out.append(one[text[start]])
-            pos = end
-        else:
-            folded, pos = fold_run(text, match, convert_run)
-            out.append(folded)
-        match = search(text, pos)
-    out.append(text[pos:])
-    return "".join(out)
+    return fold_each_run(text, convert_run)
 
 
 # A comma between a digit and exactly three digits is a thousands separator (1,200). Only the ASCII comma: the

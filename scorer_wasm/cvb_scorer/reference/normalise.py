@@ -438,10 +438,26 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "numeral-exceptions",
         Side.BOTH,
-        "Words that only look numeric are never folded: " + " ".join(EXCEPTION_WORDS) + ".",
-        (("一齊", "一齊"), ("一啲", "一啲"), ("九龍", "九龍"), ("八達通", "八達通"), ("萬一", "萬一")),
+        "Words and idioms that hold numeral characters but are not numbers are kept as written, so a misheard "
+        "character in one costs one error: the scorer's list, idioms heard in Hong Kong speech, and the words "
+        "HKCanCor tags as anything but a number or a time. One is never read into a number, nor does it break "
+        "a longer number it starts (萬一千 is 11000). The words: " + " ".join(EXCEPTION_WORDS) + ".",
+        (
+            ("一齊", "一齊"),
+            ("九龍", "九龍"),
+            ("萬一", "萬一"),
+            ("十萬火急", "十萬火急"),
+            ("三三兩兩", "三三兩兩"),
+            ("六合彩", "六合彩"),
+            ("進退兩難", "進退兩難"),
+            ("萬一千蚊", "11000"),
+        ),
         None,
-        zh="只是看似數字的詞語從不改寫：" + " ".join(EXCEPTION_WORDS) + "。",
+        zh=(
+            "含數字字元但不是數字的詞語及成語保留原文，所以聽錯其中一個字只扣一分：來源是評分器本身的詞表、"
+            "香港常用的成語，以及 HKCanCor 標註為數字或時間以外詞類的詞語。這些詞語從不讀成數字，也不會拆開"
+            "以它開頭的較長數字（萬一千 是 11000）。詞語：" + " ".join(EXCEPTION_WORDS) + "。"
+        ),
     ),
     Rule(
         "clock-times",
