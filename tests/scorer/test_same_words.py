@@ -142,3 +142,52 @@ def test_every_fixed_word_names_a_source_and_stays_as_written() -> None:
     for word in FIXED_WORDS:
         assert normalise_hypothesis(word).text == normalise_hypothesis(word).text.lower()
         assert normalise_hypothesis(word).text == word, word
+
+
+# The fold never changes a character Hong Kong writing uses.
+def _big5() -> set[str]:
+    out: set[str] = set()
+    for lead in range(0x81, 0xFF):
+        for trail in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            try:
+                ch = bytes((lead, trail)).decode("big5")
+            except UnicodeDecodeError:
+                continue
+            out.add(ch)
+    return out
+
+
+def test_the_fold_changes_no_big5_and_no_cantonese_character() -> None:
+    from cvb_scorer.normalise.charsets import charsets
+    from cvb_scorer.normalise.fold import fold_reference
+    from cvb_scorer.tokens import CANTONESE_CHARS
+
+    from tests.scorer.conftest import hkcancor_utterances
+
+    folded = charsets().simplified_only
+    cantonese = set("".join(hkcancor_utterances())) | CANTONESE_CHARS
+    assert not folded & _big5()
+    assert not folded & cantonese
+    for ch in ("霉", "凄", "炖", "𠮶", *charsets().held_out):
+        assert fold_reference(ch) == (ch, ())
+
+
+def test_every_hkcancor_utterance_is_left_as_written_by_the_fold() -> None:
+    from cvb_scorer.normalise.fold import fold_reference
+
+    from tests.scorer.conftest import hkcancor_utterances
+
+    changed = [u for u in hkcancor_utterances() if fold_reference(u)[0] != u]
+    assert not changed, changed[:5]
+
+
+@pytest.mark.parametrize(("a", "b"), [("食晒飯", "食曬飯"), ("睇吓", "睇嚇"), ("𠮶個", "嗰個")])
+def test_a_held_out_cantonese_character_and_its_hong_kong_form_cost_nothing(a: str, b: str) -> None:
+    assert _costs(a, b) == (0, 0)
+    assert _costs(b, a) == (0, 0)
+
+
+def test_the_issue_folds_no_longer_happen() -> None:
+    # 霉→黴, 凄→悽, 炖→燉 were folded in the reference; now they stay as written.
+    for text in ("發霉", "凄涼", "炖湯"):
+        assert normalise_reference(text).text == text

@@ -293,31 +293,41 @@ RULES: tuple[Rule, ...] = (
         Side.REFERENCE,
         "Only characters that never occur in Hong Kong Traditional writing (Simplified-only) are replaced, "
         "each by OpenCC s2hk's choice for its phrase; every other character stays exactly as written, so a "
-        "Simplified character elsewhere never changes correct Cantonese (余, 于, 郁, 范, 涌, 干, 晒, 吓).",
+        "Simplified character elsewhere never changes correct Cantonese (余, 于, 郁, 范, 涌, 干). Held out "
+        "of the fold, and never changed: every character of Big5 (not HKSCS as a whole, which also lists "
+        "Simplified forms such as 个 and 会) and every Cantonese character (those of HKCanCor, as pycantonese "
+        "ships it, and the scorer's Cantonese list): " + "".join(sorted(charsets().held_out)) + ".",
         (
             ("个人", "個人"),
             ("头发", "頭髮"),
             ("隻脚東涌", "隻腳東涌"),
             ("干净", "干淨"),
             ("食晒饭", "食晒飯"),
+            ("霉菌", "霉菌"),
+            ("凄涼", "凄涼"),
+            ("炖蛋", "炖蛋"),
         ),
         reference_fold,
         zh=(
             "只替換香港繁體書寫從不使用的字（僅見於簡體的字），每個字按 OpenCC s2hk 對其所在"
             "詞語的選擇替換；其他字一律保留原文，所以別處有簡體字，也不會改動正確的粵語（余、"
-            "于、郁、范、涌、干、晒、吓）。"
+            "于、郁、范、涌、干）。以下的字不參與轉換，一律不改：Big5 的所有字（不是整套 HKSCS，"
+            "因為 HKSCS 也收錄个、会等簡體字形），以及所有粵語字（pycantonese 所附 HKCanCor 的字，"
+            "以及評分器的粵語字表）：" + "".join(sorted(charsets().held_out)) + "。"
         ),
     ),
     Rule(
         "glyph-variants",
         Side.BOTH,
         "Hong Kong and Taiwan glyph variants of one character fold to one form (from OpenCC's HK and TW "
-        "variant tables), so neither side is charged for the other's glyph standard.",
-        (("説話", "說話"), ("温度", "溫度"), ("户口", "戶口")),
+        "variant tables), so neither side is charged for the other's glyph standard; so do a held-out "
+        "Cantonese character and its one Hong Kong form (晒 and 曬, 吓 and 嚇, 𠮶 and 嗰).",
+        (("説話", "說話"), ("温度", "溫度"), ("户口", "戶口"), ("曬衫", "晒衫"), ("𠮶個", "嗰個")),
         glyph_variants,
         zh=(
             "同一個字的香港及台灣字形異體統一為一種寫法（取自 OpenCC 的香港及台灣異體字表）"
-            "，雙方都不會因對方採用的字形標準而被扣分。"
+            "，雙方都不會因對方採用的字形標準而被扣分；不參與轉換的粵語字與它唯一的香港寫法亦統一"
+            "（晒與曬、吓與嚇、𠮶與嗰）。"
         ),
     ),
     Rule(
