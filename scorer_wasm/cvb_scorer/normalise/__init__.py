@@ -89,10 +89,10 @@ class Normalised:
 # is 6 to 10 ms on this shared machine), well under the 5 per cent a route of its own must earn.
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
+    (None, drop_whitespace),  # looks for a space itself
     (re.compile(r"\$"), drop_currency_prefixes),
     (None, lowercase_latin),  # finds what to lowercase in C itself
     (re.compile(","), join_thousands),
-    (None, drop_whitespace),  # looks for a space itself
     (re.compile("[-.]"), join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself

@@ -331,6 +331,24 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "whitespace",
+        Side.BOTH,
+        "Whitespace is removed before any number is read, except one space between two letters, so that two "
+        "Latin words stay two words: spaced characters read as if written together, a number grouped by spaces "
+        "reads as one number, and a space before a percent sign does not drop it.",
+        (
+            ("總 共 三 千 二 百 五 十 蚊", "總共3250"),
+            ("9876 5432", "98765432"),
+            ("50 %", "50%"),
+            ("iPhone  Pro", "iphone pro"),
+        ),
+        whitespace,
+        zh=(
+            "讀數字之前先刪除所有空白，只在兩個字母之間保留一個空格，讓兩個拉丁字詞仍是兩個詞："
+            "字與字之間有空格，照連寫讀；用空格分組的號碼讀作一個數；百分號前有空格也不會丟失。"
+        ),
+    ),
+    Rule(
         "currency-symbols",
         Side.BOTH,
         "HK$ is removed as a whole and US$ is written 美元 (the currency-words rule puts it after the number); "
@@ -357,24 +375,6 @@ RULES: tuple[Rule, ...] = (
         (("1,200", "1200"), ("1,234,567", "1234567"), ("100，200", "100200"), ("3,5", "35")),
         thousands,
         zh="夾在一個數字與剛好三個數字之間的 ASCII 逗號把兩邊連起來；其他逗號一律是分隔。",
-    ),
-    Rule(
-        "whitespace",
-        Side.BOTH,
-        "Whitespace is removed before any number is read, except one space between two letters, so that two "
-        "Latin words stay two words: spaced characters read as if written together, a number grouped by spaces "
-        "reads as one number, and a space before a percent sign does not drop it.",
-        (
-            ("總 共 三 千 二 百 五 十 蚊", "總共3250"),
-            ("9876 5432", "98765432"),
-            ("50 %", "50%"),
-            ("iPhone  Pro", "iphone pro"),
-        ),
-        whitespace,
-        zh=(
-            "讀數字之前先刪除所有空白，只在兩個字母之間保留一個空格，讓兩個拉丁字詞仍是兩個詞："
-            "字與字之間有空格，照連寫讀；用空格分組的號碼讀作一個數；百分號前有空格也不會丟失。"
-        ),
     ),
     Rule(
         "latin-words",
