@@ -185,11 +185,11 @@ def scan_zh_output(text: str, shown: str, avoid: Mapping[str, str]) -> Iterator[
                 )
 
 
-def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:
+def check(layout: Layout, *, config_dir: Path | None = None, results: Path | None = None) -> list[Provenance]:
     problems: list[Provenance] = []
     problems += template_problems(layout)
     try:
-        rendered = render_all(layout, config_dir=config_dir, mark=True)
+        rendered = render_all(layout, config_dir=config_dir, mark=True, results=results)
     except (TypeError, jinja2.TemplateError) as exc:
         # A template the expression scan already refused may not render at all; report both, not a traceback.
         where = getattr(exc, "filename", None) or "a template"
