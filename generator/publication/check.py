@@ -36,6 +36,7 @@ from generator.pdf.html import markdown_html, site_address
 from generator.pdf.issue import PDF_FOLDER, PrintJob, compose, download_rows, pdf_cache, render_for_print
 from generator.pdf.printer import print_cached
 from generator.precompress import COMPRESSIBLE
+from generator.publication.rendering import broken_identifiers, markdown_leftovers
 from generator.publication.sources import Folder, Published, html_text
 from generator.publication.tokens import Drift, Token, drifts, keyed_tokens, plain_tokens, transfer_keys
 from generator.rules_export import scoring_rules_json
@@ -183,6 +184,42 @@ def pdf_text(data: bytes) -> str:
         ).stdout.decode("utf-8")
     lines = [line for line in text.splitlines() if not _FOOTER.match(line)]
     return "\n".join(_LEADER_PAGE.sub("", line) for line in lines)
+
+
+def check_issue_records(published: Published, exp: Expected) -> Iterator[Drift]:
+    """A published PDF of a recorded issue has the bytes its record pins: an issue never changes."""
+    issues = exp.config.platform.issues
+    if isinstance(published, Folder):
+        names = sorted(p.name for p in (published.root / PDF_FOLDER).glob("*.pdf"))
+    else:
+        names = sorted({name for issue in issues for name in issue.pdfs or {}})
+    for index, issue in enumerate(issues):
+        day = issue.issued.isoformat()
+        for name in names:
+            if not name.endswith(f"-{day}.pdf") or issue.pdfs is None:
+                continue
+            data = published.read(f"{PDF_FOLDER}/{name}")
+            if data is None:
+                continue
+            where = f"{'zh' if '-zh-' in name else 'en'} PDF {name}"
+            recorded = issue.pdfs.get(name)
+            digest = hashlib.sha256(data).hexdigest()
+            if recorded is None:
+                yield Drift(
+                    where,
+                    f"a PDF the issue of {day} does not list",
+                    name,
+                    "",
+                    f"platform.issues[{index}].pdfs",
+                )
+            elif digest != recorded:
+                yield Drift(
+                    where,
+                    f"sha256 of the PDF, against the record of the issue of {day}",
+                    digest,
+                    recorded,
+                    f"platform.issues[{index}].pdfs.{name}",
+                )
 
 
 def check_pdfs(published: Published, exp: Expected) -> Iterator[Drift]:
@@ -356,13 +393,54 @@ def check_rules(wheel: bytes, config: Config, *, where: str) -> Iterator[Drift]:
             )
 
 
+def protocol_identifiers(config: Config) -> set[str]:
+    """The protocol's names a reader types or matches on: frame types, their field names, failure codes."""
+    frames = config.frames.root
+    names = set(frames) | {field for frame in frames.values() for field in frame.fields}
+    return names | {failure.code for failure in config.failures.root}
+
+
+RENDERING = "(rendering: fix the template or docs/print/print.css)"
+
+
+def _code_listings(html: str) -> list[str]:
+    return [html_lib.unescape(_TAGS.sub("", m.group(1))) for m in _CODE.finditer(html)]
+
+
+_CODE = re.compile(r"<(?:pre|code)[^>]*>(.*?)</(?:pre|code)>", re.DOTALL)
+
+
+def check_rendering(published: Published, exp: Expected) -> Iterator[Drift]:
+    """No Markdown left as text on any page or in any PDF, and no protocol identifier broken in a PDF."""
+    for edition, page, _ in edition_pages(exp):
+        path = page_path(page, edition=edition)
+        data = published.read(path)
+        if data is not None:
+            text = html_text(data.decode("utf-8"), article_only=True, code=False)
+            for found in markdown_leftovers(text):
+                yield Drift(f"{edition.code} page /{path}", found.text, found.what, "(layout)", RENDERING)
+    names = protocol_identifiers(exp.config)
+    for pdf in exp.pdfs:
+        data = published.read(f"{PDF_FOLDER}/{pdf.job.filename}")
+        if data is None:
+            continue  # check_pdfs reports it
+        where = f"{pdf.job.edition.code} PDF {pdf.job.filename}"
+        text = pdf_text(data)
+        for found in markdown_leftovers(text, skip=_code_listings(pdf.job.html)):
+            yield Drift(where, found.text, found.what, "(layout)", RENDERING)
+        for found in broken_identifiers(text, names):
+            yield Drift(where, found.text, found.what, "(one line)", RENDERING)
+
+
 FAMILIES: tuple[Callable[[Published, Expected], Iterator[Drift]], ...] = (
     check_pages,
     check_precompressed,
     check_pdfs,
+    check_issue_records,
     check_kit,
     check_frames,
     check_wheel,
+    check_rendering,
 )
 
 

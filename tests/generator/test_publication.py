@@ -20,11 +20,12 @@ import pytest
 from generator.build import build_site
 from generator.cli import main
 from generator.config import load_config
+from generator.issues import config_sha256
 from generator.pages.words_zh import zh_words
 from generator.paths import Layout
 from generator.pdf.issue import build_issue_pdfs
 from generator.provenance import Num
-from generator.publication.check import REBUILD, Expected, expected, publication_drifts
+from generator.publication.check import REBUILD, RENDERING, Expected, expected, publication_drifts
 from generator.publication.sources import Folder, Url, html_text
 from generator.publication.tokens import Drift, plain_tokens
 from tests.generator.conftest import project_copy, site_copy
@@ -90,6 +91,14 @@ def test_a_stale_pdf_from_an_earlier_config(site: Path, tmp_path: Path) -> None:
     protocol = earlier.config / "protocol.yaml"
     protocol.write_text(
         protocol.read_text(encoding="utf-8").replace(f"floor_ms: {floor}", f"floor_ms: {floor + 1000}"),
+        encoding="utf-8",
+    )
+    # The earlier settings were the ones their issue was printed from (otherwise no PDF is printed at all).
+    platform = earlier.config / "platform.yaml"
+    pinned = CONFIG.platform.issues[-1].config_sha256
+    assert pinned is not None
+    platform.write_text(
+        platform.read_text(encoding="utf-8").replace(pinned, config_sha256(load_config(earlier.config))),
         encoding="utf-8",
     )
     stale = build_issue_pdfs(earlier, tmp_path / "stale")
@@ -368,3 +377,24 @@ def test_a_site_built_with_results_is_checked_against_them(
     ]
     assert main(["check", "--site", str(built_with), "--results", str(results)]) == 0
     capsys.readouterr()
+
+
+def test_markdown_left_as_text_on_a_built_page(site: Path) -> None:
+    _plant(site / "zh" / "index.html", "</h1>", "</h1><p>| 賽事 | 作用 |</p>")
+    found = [d for d in drifts_of(site) if d.key == RENDERING]
+    assert [(d.where, d.context, d.published) for d in found] == [
+        ("zh page /zh/", "| 賽事 | 作用 |", "a table row written in pipes")
+    ]
+
+
+def test_a_published_pdf_that_differs_from_its_issue_record(site: Path) -> None:
+    record = CONFIG.platform.issues[-1]
+    assert record.pdfs, "the issue in force has its PDFs' sha256 recorded"
+    name = next(n for n in sorted(record.pdfs) if "entrant-guide" in n)
+    pdf = site / "pdf" / name
+    pdf.write_bytes(pdf.read_bytes() + b"\n% appended\n")
+    found = drifts_of(site)
+    index = len(CONFIG.platform.issues) - 1
+    pinned = [d for d in found if d.key == f"platform.issues[{index}].pdfs.{name}"]
+    assert [(d.where, d.expected) for d in pinned] == [(f"en PDF {name}", record.pdfs[name])]
+    assert pinned[0].published == hashlib.sha256(pdf.read_bytes()).hexdigest()
