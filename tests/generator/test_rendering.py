@@ -3,11 +3,13 @@ lines of a PDF, each long listing once per printed document."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from generator.check import check
+from generator.pdf.glyphs import LOOK_ALIKE_RULES, visible_examples
 from generator.pdf.html import Section, listings_once
 from generator.publication.rendering import broken_identifiers, markdown_leftovers
 from generator.publication.sources import html_text
@@ -104,3 +106,35 @@ def test_the_shipped_pages_render_without_markdown_left() -> None:
     from generator.paths import Layout
 
     assert [p for p in check(Layout()) if "the page shows Markdown" in p.message] == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "examples", "shown"),
+    [
+        (
+            "glyph-variants",
+            "説話 → 說話; 户口 → 戶口",
+            "説話 (U+8AAC) → 說話 (U+8AAA); 户口 (U+6237) → 戶口 (U+6236)",
+        ),
+        ("unicode-cleanup", "你\u200b好\x00 → 你好", "你[U+200B]好[U+0000] → 你好"),
+        # Sides a reader tells apart stay as they are, and so does an example that keeps its text on purpose.
+        ("reference-fold", "个人 → 個人", "个人 → 個人"),
+        ("fillers", "呢個呀嘛 → 呢個呀嘛", "呢個呀嘛 → 呢個呀嘛"),
+    ],
+)
+def test_examples_that_look_alike_show_their_code_points(rule: str, examples: str, shown: str) -> None:
+    assert visible_examples(rule, examples) == shown
+
+
+def test_the_published_normalisation_examples_never_read_x_to_x() -> None:
+    """Every example row the pages and PDFs print: its two sides differ to the eye, or are equal on purpose."""
+    from generator.scorer_bridge import normalisation_rows
+
+    for row in normalisation_rows():
+        for example in row["examples"].split("; "):
+            if " → " not in example:
+                continue
+            before, after = example.split(" → ", 1)
+            assert not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in before + after), example
+            if row["name"] in LOOK_ALIKE_RULES:
+                assert "U+" in before and "U+" in after, example
