@@ -79,6 +79,7 @@ CHINESE = Edition(
     protocol_word="協定",
     scoring_word="評分版本",
     web_note="本頁的網上版連同互動編輯器，見",
+    listing_above="同一段程式碼已印在本書較前的位置，頁碼：",
     documents=(
         Document("entrant-guide", "參賽指南", (_GUIDE,)),
         Document("integration", "端點接駁", (_INTEGRATION,)),
