@@ -33,9 +33,16 @@ ALLOWED_SECTIONS: dict[tuple[str, str], str] = {
 }
 
 
+# Config values that name a glossary term (the draw's seed is kept per "window"): the English prints the value,
+# the Chinese prints the term's Chinese, which the render marks with the glossary's key instead.
+TERM_VALUES = frozenset({"key:rounds.draw.seeded_per"})
+
+
 def _ignored(fact: str) -> bool:
     # Glossary terms are words, not facts; pillar names are what the English prose says in its own words
     # ("recognition") where the Chinese prints the configured name.
+    if fact in TERM_VALUES:
+        return True
     return fact.startswith(("key:glossary.", "key:scoring.pillars.")) and (
         fact.startswith("key:glossary.") or fact.endswith(".name")
     )

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from generator.build import Rendered, render_all
+from generator.kit_servers import kit_server, run
 from generator.paths import Layout
 from starter_kit.connection_test.client import run_items
 from starter_kit.connection_test.clips import load_clips
 from starter_kit.protocol.machine import Item
-from tests.starter_kit.kit_process import kit_server, run
 from tests.starter_kit.protocol_support import SETTINGS
 
 pytestmark = pytest.mark.xdist_group("kit-servers")
