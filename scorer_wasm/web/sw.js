@@ -135,6 +135,18 @@ async function keepEdition(edition, urls) {
   }
   const pages = new Set([edition]);
   for (const doc of docs) pages.add(new URL(String(doc.location ?? "").split("#")[0], edition).href);
+  // Pages left out of search (an entrant's page) are in the edition's sitemap. Its addresses name the public
+  // site; their paths are this origin's.
+  const sitemap = await keepOne(cache, new URL("sitemap.xml", edition).href);
+  const base = new URL(edition).pathname;
+  for (const match of sitemap ? (await sitemap.text()).matchAll(/<loc>([^<]+)<\/loc>/g) : []) {
+    try {
+      const path = new URL(match[1].trim()).pathname;
+      if (path.startsWith(base)) pages.add(new URL(path, self.location.origin).href);
+    } catch {
+      // not an address: skip it
+    }
+  }
   const assets = new Set();
   for (const page of pages) {
     if (!own(page)) continue;
