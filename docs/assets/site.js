@@ -45,8 +45,8 @@ addEventListener("resize", sweep);
 // 3. Offline after one visit: every page of the edition being read is kept by the site's service worker
 //    (scorer_wasm/web/sw.js, at the site's root). The page names its edition's root (the theme's base) and the
 //    files it loaded itself, which the worker did not yet see; the worker fetches the edition's pages from the
-//    edition's search index. Registering costs nothing else: the editor's runtime is kept only when the editor
-//    runs. The Chinese edition sits one folder below the root (zh/).
+//    edition's search index and sitemap. Registering costs nothing else: the editor's runtime is kept only when
+//    the editor runs. The Chinese edition sits one folder below the root (zh/).
 const keepEditionOffline = async () => {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   const config = document.getElementById("__config");
@@ -71,5 +71,20 @@ const keepEditionOffline = async () => {
     console.info(`This site will not be kept for offline reading: ${error.message}`);
   }
 };
-if (document.readyState === "complete") keepEditionOffline();
-else addEventListener("load", keepEditionOffline, { once: true });
+// A page with the scorer's editor registers the worker only once its editor is live: the editor decides at
+// intent whether a controlled page may start Python from a kept runtime (scorer_wasm/web/editor.js), so a worker
+// that took control of the page before then would leave the editor waiting for a runtime nobody kept.
+const whenReady = () => {
+  const editors = document.querySelectorAll("[data-cvb-editor]");
+  if (!editors.length) return keepEditionOffline();
+  const live = () => document.querySelector('[data-cvb-editor][data-cvb-state="live"]');
+  if (live()) return keepEditionOffline();
+  const observer = new MutationObserver(() => {
+    if (!live()) return;
+    observer.disconnect();
+    keepEditionOffline();
+  });
+  editors.forEach((editor) => observer.observe(editor, { attributes: true, attributeFilter: ["data-cvb-state"] }));
+};
+if (document.readyState === "complete") whenReady();
+else addEventListener("load", whenReady, { once: true });
