@@ -396,8 +396,33 @@ def score_corpus(
     pairs: Sequence[tuple[str, str, str | None]], *, progress: Progress | None = None
 ) -> CorpusScore:
     """Score (id, reference, hypothesis or None) triples at corpus level: each clip as ``score_clip`` scores
-    it, with the alignments of all clips counted together (``edit_counts_many``). ``progress`` hears of each
-    clip read (``cvb_scorer.progress``)."""
+    it, with the alignments of all clips counted together (``edit_counts_many``).
+
+    Parameters
+    ----------
+    pairs : Sequence[tuple[str, str, str | None]]
+        Each clip's id, reference and hypothesis; None when the system gave no hypothesis, which is scored as
+        an empty one (every reference character deleted).
+    progress : Progress, optional
+        Hears of each clip read (``cvb_scorer.progress``).
+
+    Returns
+    -------
+    CorpusScore
+        The clips' scores in the order given, and the corpus counts: each clip's errors and reference tokens
+        summed, so a corpus rate weighs each clip by its reference's length.
+
+    Examples
+    --------
+    >>> from cvb_scorer.metrics import score_corpus
+    >>> corpus = score_corpus([("c1", "我哋嘅保單", "我地嘅保單"), ("c2", "多謝晒", None)])
+    >>> corpus.cer_counts
+    Counts(S=1, D=3, I=0, N=8)
+    >>> corpus.cer, corpus.coverage
+    (0.5, 0.5)
+    >>> [(clip.id, clip.cer) for clip in corpus.clips]
+    [('c1', 0.2), ('c2', 1.0)]
+    """
     rows = [
         (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
         for cid, ref, hyp in counted(pairs, phase="clips", total=len(pairs), progress=progress)

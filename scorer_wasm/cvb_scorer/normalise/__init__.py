@@ -63,8 +63,19 @@ __all__ = [
 
 @dataclass(frozen=True, init=False)
 class Normalised:
-    """A normalised text. ``text`` keeps a space between Latin/digit runs (for MER); ``cer`` is the same text
-    without those spaces (what CER counts). ``fold_changes`` lists what the reference fold changed."""
+    """A normalised text, as ``normalise_reference`` and ``normalise_hypothesis`` return it.
+
+    Attributes
+    ----------
+    source : str
+        The text as given.
+    text : str
+        The normalised text, with a space between Latin or digit runs (the tokens MER counts).
+    cer : str
+        The same text without those spaces: the characters CER counts.
+    fold_changes : tuple[FoldChange, ...]
+        What the reference's fold to Hong Kong Traditional changed (always empty for a hypothesis).
+    """
 
     source: str
     text: str
@@ -117,7 +128,28 @@ def prepare(text: str) -> str:
 
 
 def normalise_hypothesis(text: str) -> Normalised:
-    """Normalise a system's output: every both-sides rule, never the script fold."""
+    """Normalise a system's output: every both-sides rule, never the script fold.
+
+    Parameters
+    ----------
+    text : str
+        Any string (it never raises; normalising a normalised text changes nothing).
+
+    Returns
+    -------
+    Normalised
+
+    Examples
+    --------
+    >>> from cvb_scorer.normalise import normalise_hypothesis
+    >>> normalise_hypothesis("Hello, World!").text
+    'hello world'
+
+    Simplified characters stay as they are, and are charged as errors:
+
+    >>> normalise_hypothesis("保单").cer
+    '保单'
+    """
     out = _both_sides(prepare(text))
     return Normalised(text, out, out.replace(SPACE, ""))
 
@@ -128,6 +160,26 @@ def normalise_reference(text: str) -> Normalised:
     both-sides rule.
 
     Cached by the reference string: the editor redraws on every keystroke but the reference does not change.
+
+    Parameters
+    ----------
+    text : str
+        Any string (it never raises; normalising a normalised text changes nothing).
+
+    Returns
+    -------
+    Normalised
+        With ``fold_changes`` listing each character the fold replaced.
+
+    Examples
+    --------
+    >>> from cvb_scorer.normalise import normalise_reference
+    >>> result = normalise_reference("iPhone 15")
+    >>> result.text, result.cer
+    ('iphone 15', 'iphone15')
+    >>> result = normalise_reference("保单")
+    >>> result.cer, [(change.before, change.after) for change in result.fold_changes]
+    ('保單', [('单', '單')])
     """
     folded, changes = fold_reference(prepare(text))
     out = _both_sides(folded)
