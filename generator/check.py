@@ -37,6 +37,7 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"\(\*i\* \+ 1\)", "the index of the next frame in a formula"),
     (r"\(1 − ", "one minus a rate in a formula"),
     (r"\bprocess\.exit\(1\)", "the exit status of a program that failed"),
+    (r"\bpython3\b", "the name of the Python command on Debian and Ubuntu"),
 )
 _ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
 

@@ -17,6 +17,8 @@ from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.review import cli as review_cli
 from generator.rules_export import scoring_rules_json, write_rules
+from runner.cli import DESCRIPTION as RUN_DESCRIPTION
+from runner.cli import add_arguments as add_run_arguments
 from starter_kit.connection_test.cli import DESCRIPTION, add_arguments
 
 
@@ -185,6 +187,12 @@ def _audio_stats(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace, layout: Layout) -> int:
+    from runner.cli import run
+
+    return run(args, config=load_config(args.config or layout.config))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -198,7 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the address the site will be served from (default: the config's urls.base)",
     )
-    build.add_argument("--results", type=Path, default=None, help="run records (default: results/example/)")
+    build.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="run records (default: $CVB_RESULTS, else none; results/example builds the example board)",
+    )
     build.add_argument(
         "--without-bad-records",
         action="store_true",
@@ -236,6 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
     issue_cli.add_parser(sub)
+    add_run_arguments(
+        sub.add_parser("run", help="run scored runs and write their records", description=RUN_DESCRIPTION)
+    )
     args = parser.parse_args(argv)
     layout = Layout()
     handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
@@ -243,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers["audio-stats"] = _audio_stats
     handlers["issue"] = issue_cli.run
     handlers["draw"] = _draw
+    handlers["run"] = _run
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

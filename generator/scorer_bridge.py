@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import unicodedata
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,10 +66,28 @@ def stale_wheel_problem(wheel: ScorerWheel, expected_rules: str) -> str | None:
     return None
 
 
+def visible(text: str) -> str:
+    """``text`` as a page can show it: every character a reader cannot see (controls such as U+0000, format
+    characters such as U+200B, separators, spaces other than U+0020) becomes a marker naming its code point,
+    ``⟨U+200B⟩``, and each space of a run of two or more becomes ``␠`` (a page draws a run as one space), so an
+    example of a rule that removes them shows what it removes."""
+    marked = _SPACE_RUN.sub(lambda run: "␠" * len(run.group()), text)
+    return "".join(f"⟨U+{ord(ch):04X}⟩" if _invisible(ch) else ch for ch in marked)
+
+
+_SPACE_RUN = re.compile(" {2,}")
+
+
+def _invisible(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return category[0] == "C" or category in ("Zl", "Zp") or (category == "Zs" and ch != " ")
+
+
 def normalisation_rows() -> list[dict[str, str]]:
+    """The scorer's rule table for the methodology page, its examples written visibly (see ``visible``)."""
     from cvb_scorer.normalise import rules_table
 
-    return [dict(row) for row in rules_table()]
+    return [{**row, "examples": visible(row["examples"])} for row in rules_table()]
 
 
 def number_weight_rows() -> list[dict[str, str]]:

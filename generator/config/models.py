@@ -126,6 +126,8 @@ class ConnectionTest(Model):
     all_must_pass: bool
     default_concurrency: PositiveInt
     late_reply_wait_ms: PositiveInt
+    conversation_barge_in_after_ms: Annotated[list[Annotated[int, Field(ge=0)] | None], Field(min_length=1)]
+    listen_after_last_turn_ms: PositiveInt
     delivery: Delivery
     not_measured: list[Text]
 
@@ -171,6 +173,7 @@ class ProtocolFile(Model):
     transport: Transport
     audio: Audio
     handshake_timeout_ms: PositiveInt
+    max_message_bytes: PositiveInt
     deadline: Deadline
     clock: dict[PillarId, Clock]
     llm_task: Text
@@ -383,6 +386,7 @@ class KitStub(Model):
     speed: Annotated[float, Field(gt=0)]
     tone_hz: PositiveInt
     tone_peak: Annotated[float, Field(gt=0, lt=1)]
+    cpu_s: Annotated[float, Field(ge=0)]
 
 
 class KitLimits(Model):
@@ -416,6 +420,11 @@ class KitTls(Model):
     example_host: Text
 
 
+class KitVersions(Model):
+    python: Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]
+    node: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
+
+
 class StarterKit(Model):
     default_port: Annotated[int, Field(gt=0, lt=65536)]
     stub: KitStub
@@ -425,6 +434,9 @@ class StarterKit(Model):
     docker: KitDocker
     tls: KitTls
     zip_name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9._-]+\.zip$")]
+    versions: KitVersions
+    declared_concurrency: PositiveInt
+    model_processes: Annotated[int, Field(ge=0)]
 
 
 class BandExampleEntry(Model):

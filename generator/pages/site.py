@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import Config
+from generator.kit_data import KitDownload
 from generator.pages.derive import derive, tracked
 from generator.pages.downloads import Artefact, downloads
 from generator.pages.frames import example_frames
 from generator.provenance import Num, Text
-from starter_kit.kit import KitDownload
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,8 @@ def copy_assets(
             "scorer": beside_manifest(wheel.path.name),
             "packages": [beside_manifest(name) for name in installed],
             "files": sorted(beside_manifest(name) for name in runtime.files),
+            # Each file's size in bytes, as a reader's browser receives it (decoded): the editor's loading bar.
+            "sizes": {beside_manifest(name): len(data) for name, data in sorted(contents.items())},
         },
         # The worker restores the snapshot only if its bytes have this hash, then installs these wheels.
         "start_up_snapshot": {

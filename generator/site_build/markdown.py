@@ -11,6 +11,7 @@ import jinja2
 
 from generator import scorer_bridge
 from generator.config import Config, load_config
+from generator.kit_data import constants_source, kit_download, kit_values
 from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
 from generator.pages.editions import EDITIONS, EN, ZH, ZH_NOT_FOUND, Edition, interface_strings, zh_context
@@ -20,16 +21,7 @@ from generator.pdf.printed import PDF_FOLDER, PrintedPdf
 from generator.render import environment, mark_as_tracked, render
 from generator.rules_export import scoring_rules_json
 from generator.site_build.standings import board_pages
-from starter_kit.connection_test.bundle import constants_source
-from starter_kit.kit import (
-    CONNECTION_TEST_SECTION,
-    KIT_FILES,
-    connection_test_files,
-    kit_contents,
-    kit_download,
-    kit_values,
-    kit_zip,
-)
+from starter_kit.kit import CONNECTION_TEST_SECTION, KIT_FILES, connection_test_files, kit_contents, kit_zip
 
 
 @dataclass(frozen=True)
@@ -114,7 +106,12 @@ def load_sources(
     kit = render_kit(env, config)
     # The zip holds the plain rendering even when the check brackets tracked values in `kit`.
     plain = kit if not mark else render_kit(environment(layout.template_dirs(), mark=False), config)
-    kit_zip_bytes = kit_zip(kit_contents(plain, connection_test_files(config, clips=layout.clips)))
+    client = connection_test_files(
+        constants=constants_source(config),
+        clip_count=config.protocol.connection_test.clips,
+        clips=layout.clips,
+    )
+    kit_zip_bytes = kit_zip(kit_contents(plain, client))
     # The client's constants are checked like every kit file; the zip already holds their plain copy.
     kit["starter_kit/connection_test/constants.py"] = constants_source(config, mark=mark)
     # The sample drawn in each edition's words: the drawing's legend and sentences are in the page's language.
@@ -141,7 +138,7 @@ def render_all(
     (a build renders for print and for the web from the same), else from the config in `config_dir` (see
     load_sources for `mark` and `keys`).
 
-    The standings come from `results` (default: $CVB_RESULTS, else the shipped example records). A refused
+    The standings come from `results` (default: $CVB_RESULTS, else none: the standings say results are to come). A refused
     record stops the build unless `without_bad_records` (default: $CVB_BUILD_WITHOUT_BAD_RECORDS=1) is set."""
     return _render_for_web(
         sources or load_sources(layout, config_dir=config_dir, mark=mark, keys=keys),

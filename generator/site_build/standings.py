@@ -10,11 +10,11 @@ import jinja2
 from cvb_scorer.rules import rules_from_json
 
 from generator.config import Config
-from generator.pages.board import BoardModel, board_model, standing_rows
+from generator.pages.board import BoardModel, board_model, no_results_model, standing_rows
 from generator.pages.editions import Edition
 from generator.paths import Layout
 from generator.render import render
-from generator.results.records import ResultsFolderError, draw_spec, load_folder
+from generator.results.records import ResultsFolderError, chosen_folder, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 
 
@@ -34,7 +34,13 @@ def board_pages(
 ) -> dict[str, str]:
     """The standings page and one page per entrant of one edition, from the run records in the results folder
     (the model is computed once and shared: both editions word the same facts)."""
-    folder = results or Path(os.environ.get("CVB_RESULTS") or layout.root / "results" / "example")
+    folder = chosen_folder(results, os.environ)
+    if folder is None:
+        return {
+            "standings.md": render(
+                env, edition.templates + "standings.md.j2", {**context, "board": no_results_model(config)}
+            )
+        }
     if without_bad_records is None:
         without_bad_records = os.environ.get("CVB_BUILD_WITHOUT_BAD_RECORDS") == "1"
     files = tuple(

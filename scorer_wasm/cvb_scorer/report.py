@@ -65,10 +65,21 @@ def _line_problem(name: str, lineno: int, problem: str) -> InputError:
     return InputError(f"{name} line {lineno} {problem}")
 
 
+# The longest id a clip may have, in characters: far longer than any id anyone writes, and short enough that
+# every message that names an id can show it whole.
+MAX_ID_CHARS = 200
+
+
 def _checked_string(value: object, key: str, *, name: str, lineno: int, max_chars: int) -> str:
     if not isinstance(value, str) or (key == "id" and not value):
         need = 'a non-empty string "id"' if key == "id" else 'a string "text" (use "" for silence)'
         raise _line_problem(name, lineno, f"needs {need}, like {EXAMPLE_LINE}.")
+    if key == "id" and len(value) > MAX_ID_CHARS:
+        raise _line_problem(
+            name,
+            lineno,
+            f'has an "id" of {len(value):,} characters; an id may have at most {MAX_ID_CHARS} characters.',
+        )
     bad = _SURROGATE.search(value)
     if bad:
         raise _line_problem(
@@ -128,6 +139,7 @@ def parse_jsonl(text: str, *, name: str, max_chars: int) -> dict[str, tuple[str,
             escapes
             or type(clip_id) is not str
             or not clip_id
+            or len(clip_id) > MAX_ID_CHARS
             or type(clip_text) is not str
             or len(clip_text) > max_chars
         ):
@@ -142,6 +154,25 @@ def parse_jsonl(text: str, *, name: str, max_chars: int) -> dict[str, tuple[str,
     if not records:
         raise InputError(f"{name} has no clips; it needs one JSON object per line, like {EXAMPLE_LINE}.")
     return records
+
+
+def code_points(text: str) -> str:
+    """``text`` as its code points (U+0065 U+0301), for ids that look alike but are not."""
+    return " ".join(f"U+{ord(ch):04X}" for ch in text)
+
+
+def _same_text_other_form(clip_id: str, refs: dict[str, tuple[str, int]], ref_name: str) -> str:
+    """A sentence for an id that differs from one of ``refs`` only in Unicode normalisation (é written as one
+    character or as e and a combining mark print alike), naming both by their code points; else nothing."""
+    form = ud.normalize("NFC", clip_id)
+    for other, (_, lineno) in refs.items():
+        if ud.normalize("NFC", other) == form:
+            return (
+                f"{ref_name} line {lineno} has an id that looks the same but is written differently "
+                f"({json.dumps(other)}: {code_points(other)}; this one {json.dumps(clip_id)}: "
+                f"{code_points(clip_id)}), so write both ids alike; "
+            )
+    return ""
 
 
 @dataclass(frozen=True)
@@ -240,7 +271,8 @@ def score_jsonl(
         if clip_id not in refs:
             raise InputError(
                 f'{hyp_name} line {lineno} has id "{clip_id}", which is not in {ref_name}; '
-                "every hypothesis must "
+                + _same_text_other_form(clip_id, refs, ref_name)
+                + "every hypothesis must "
                 "answer a reference clip (check for a typo or a different reference file)."
             )
     triples = [(cid, text, hyps[cid][0] if cid in hyps else None) for cid, (text, _) in refs.items()]
@@ -299,6 +331,7 @@ def _scored_fields(
 ) -> dict[str, Any]:
     """What the report says once the clips are scored: everything but the intervals and the signature."""
     c, m = corpus.cer_counts, corpus.mer_counts
+    costs = simplified_costs(corpus.clips)
     return {
         "cer": corpus.cer,
         "mer": corpus.mer,
@@ -311,15 +344,28 @@ def _scored_fields(
             "missing": list(missing),
         },
         # The Simplified costs of all clips at once: the clips that need alignments share them.
+        "simplified": _simplified_total(corpus, costs),
         "clips": [
             _clip_dict(clip, simplified)
             for clip, simplified in counted(
-                zip(corpus.clips, simplified_costs(corpus.clips), strict=True),
+                zip(corpus.clips, costs, strict=True),
                 phase="report",
                 total=len(corpus.clips),
                 progress=progress,
             )
         ],
+    }
+
+
+def _simplified_total(corpus: CorpusScore, costs: list[SimplifiedCost]) -> dict[str, Any]:
+    """The corpus's Simplified cost: Simplified-only characters in the hypotheses, the CER errors that writing
+    Hong Kong Traditional would have avoided, and their share of all CER errors."""
+    errors = sum(c.errors for c in costs)
+    total = corpus.cer_counts.errors
+    return {
+        "characters": sum(c.characters for c in costs),
+        "errors": errors,
+        "share_of_errors": errors / total if total else 0.0,
     }
 
 
@@ -400,6 +446,12 @@ def report_text(report: Report) -> str:
         shown = ", ".join(report.missing[:10]) + (" ..." if len(report.missing) > 10 else "")
         cov += f"; {len(report.missing)} missing, scored as all deletions: {shown}"
     lines.append(cov + ".")
+    simplified = _simplified_total(corpus, simplified_costs(corpus.clips))
+    lines.append(
+        f"Simplified: {simplified['characters']} Simplified-only characters in the hypotheses; "
+        f"{simplified['errors']} of the {corpus.cer_counts.errors} CER errors "
+        f"({_pct(simplified['share_of_errors'])}) would have been avoided by writing Hong Kong Traditional."
+    )
     lines.append("")
     width = max(4, *(display_width(c.id) for c in corpus.clips))
     lines.append(f"{'clip':<{width}}  {'CER':>8} {'MER':>8} {'S':>5} {'D':>5} {'I':>5} {'N':>6}")

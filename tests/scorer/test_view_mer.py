@@ -41,9 +41,11 @@ def test_every_mer_error_is_a_token_in_the_mer_drawing(reference: str, hypothesi
     assert view.figures == render_view(reference=reference, hypothesis=hypothesis).figures
 
 
-def test_digits_spoken_as_han_are_drawn_as_mer_errors_where_the_character_drawing_shows_none() -> None:
-    cer = render_view(reference="9876 5432", hypothesis="九八七六五四三二")
-    mer = render_view(reference="9876 5432", hypothesis="九八七六五四三二", mer=True)
+def test_latin_words_split_differently_are_drawn_as_mer_errors_where_the_character_drawing_shows_none() -> (
+    None
+):
+    cer = render_view(reference="wifi 9876 5432", hypothesis="wi fi 九八七六五四三二")
+    mer = render_view(reference="wifi 9876 5432", hypothesis="wi fi 九八七六五四三二", mer=True)
     assert (
         mer.figures["counts"]["mer"]["D"]
         + mer.figures["counts"]["mer"]["S"]

@@ -21,21 +21,43 @@ a range looks past its run, at the character right after it (three or four of wh
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from cvb_scorer.normalise.text import CLOCK_HALF, DECIMAL_WORD, NUMERAL_CHARS, SPACE
+from cvb_scorer import _data
+from cvb_scorer.normalise.text import (
+    CLOCK_HALF,
+    DECIMAL_WORD,
+    DECIMAL_WORDS,
+    NUMBER_BREAK,
+    NUMERAL_CHARS,
+    SIMPLIFIED_NUMERALS,
+    SPACE,
+)
 from cvb_scorer.tokens import HAN_CLASS, class_code
 
-# Words that contain numeral characters but are not numbers; never folded, on either side.
-EXCEPTION_WORDS: tuple[str, ...] = (
+# Words that contain numeral characters but are not numbers; never folded, on either side. The scorer's own
+# list; the words folded as written are these and the idioms and fixed words of ``data/fixed_words.json``
+# (``scorer_wasm/tools/freeze_fixed_words.py`` writes it from its sources, each named beside its words).
+SCORER_EXCEPTION_WORDS: tuple[str, ...] = (
     "一齊", "一啲", "一定", "一樣", "一直", "一般", "一切", "一起", "一路", "一陣", "一下", "一吓", "一於",
     "一係", "一向", "一早", "一味", "一心", "一手", "一生", "一世", "一致", "一律", "一就", "一嚟", "一個人",
     "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "千祈",
     "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少", "百分百",
 )  # fmt: skip
+
+
+def _fixed_words() -> dict[str, str]:
+    raw = json.loads(_data.read_text("data/fixed_words.json"))
+    return {str(word): str(source) for word, source in raw["words"].items()}
+
+
+# Every word kept as written, and the source it comes from.
+FIXED_WORDS: dict[str, str] = _fixed_words()
+EXCEPTION_WORDS: tuple[str, ...] = tuple(FIXED_WORDS)
 # Longest first, so an alternation match at a position is the longest exception word there.
 _EXCEPTION = re.compile("|".join(map(re.escape, sorted(EXCEPTION_WORDS, key=len, reverse=True))))
 
@@ -57,12 +79,9 @@ _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _TENS = {"廿": "二十", "卅": "三十", "卌": "四十"}
 _DECIMAL = DECIMAL_WORD
 # The decimal points inside a run: the word, or a dot written in its place (三.5萬 = 三點5萬 = 3.5萬).
-_POINTS = DECIMAL_WORD + "."
+_POINTS = "".join(sorted(DECIMAL_WORDS)) + "."
 _PERCENT_PREFIX = "百分之"
 CURRENCY_WORDS = frozenset("蚊元")
-# Currencies named before or after a number: Hong Kong dollars (港幣, 港元, 港紙) and US dollars (美金, 美元),
-# removed as HK$ and US$ are.
-CURRENCY_NAMES = ("港幣", "港元", "港紙", "美金", "美元")
 
 
 def _is_ascii_digit(ch: str) -> bool:
@@ -214,7 +233,19 @@ def _value(integer: str) -> Fraction | None:
 
 # Two adjacent digit words one apart (三四, 六七, 一兩) are a range or an approximation, "three or four", never
 # the value thirty-four.
-_RANGE_VALUES = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_RANGE_VALUES = {
+    "一": 1,
+    "二": 2,
+    "兩": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 
 
 def is_range(run: str) -> bool:
@@ -294,8 +325,8 @@ RUN = re.compile(
     f"[{_NUMERAL_CLASS}0-9](?:[{_NUMERAL_CLASS}0-9]|[{re.escape(_POINTS)}](?=[{_NUMERAL_CLASS}0-9]))*"
 )
 # What a range counts (三四個, 六七歲): a Han character that cannot continue a number.
-_COUNTED = f"(?![{_NUMERAL_CLASS}{_DECIMAL}])[{HAN_CLASS}]"
-_NUMBERISH = NUMERAL_CHARS | {_DECIMAL}
+_COUNTED = f"(?![{_NUMERAL_CLASS}{_POINTS}])[{HAN_CLASS}]"
+_NUMBERISH = NUMERAL_CHARS | DECIMAL_WORDS
 
 
 def _counted(ch: str) -> bool:
@@ -307,7 +338,7 @@ def _counted(ch: str) -> bool:
 _RANGE_WORD = "[" + "".join(_RANGE_VALUES) + "]"
 # A range written with a comma between its words (六,七歲, 六、七歲): the comma goes, the words stay.
 _COMMA_RANGE = re.compile(
-    f"(?<![{_NUMERAL_CLASS}0-9{_DECIMAL}.])({_RANGE_WORD})[,、]({_RANGE_WORD})(?={_COUNTED})"
+    f"(?<![{_NUMERAL_CLASS}0-9{_POINTS}])({_RANGE_WORD})[,、]({_RANGE_WORD})(?={_COUNTED})"
 )
 
 
@@ -391,7 +422,8 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
     reference and the fast path, which differ only in ``convert``'s cache)."""
     start, end = match.span()
     hit = _EXCEPTION.match(text, start)
-    if hit is not None:
+    # A word kept as written never breaks a longer number it starts (萬一千 is 11000, 萬一三個 is 萬一 3個).
+    if hit is not None and not (end > hit.end() and convert(match.group()) is not None):
         return hit.group(), hit.end()
     if text.startswith(_PERCENT_PREFIX, start):
         k = start + len(_PERCENT_PREFIX)
@@ -437,15 +469,51 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
 _DIGITS_BETWEEN_DOTS = re.compile("[0-9]+(?: [0-9]+)+")
 
 
+_TO_HONG_KONG = str.maketrans(SIMPLIFIED_NUMERALS)
+_SIMPLIFIED_NUMERAL = re.compile(f"[{''.join(SIMPLIFIED_NUMERALS)}]")
+# Simplified numerals written before a number in digits: what reading a number with Simplified numerals leaves
+# (三万五 → 万35000), never read again.
+_SIMPLIFIED_MARK = re.compile(f"[{''.join(SIMPLIFIED_NUMERALS)}]+(?=[0-9])")
+# What a run still holds when it was not read through: numerals or the decimal word.
+_UNREAD = re.compile(f"[{''.join(sorted(NUMERAL_CHARS | DECIMAL_WORDS))}]")
+
+
 def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
-    """``fold_run`` on every run of ``text`` from the left: the numerals rule, plainly."""
+    """``fold_run`` on every run of ``text`` from the left: the numerals rule, plainly.
+
+    Simplified numerals (万 两 亿 点) are read as their Hong Kong forms; a number read through keeps its
+    Simplified characters before its digits (三万五 → 万35000), so each costs one error, as any other Simplified
+    character does, and the number is still read. A run not read at all stays exactly as written."""
+    simplified = _SIMPLIFIED_NUMERAL.search(text) is not None
+    read = text.translate(_TO_HONG_KONG) if simplified else text
+    # The words kept as written, from the left; a run that starts inside one (進退兩難) is part of it.
+    words = [m.span() for m in _EXCEPTION.finditer(read)]
+    k = 0
     out = []
     pos = 0
     match = RUN.search(text, 0)
     while match is not None:
-        out.append(text[pos : match.start()])
-        folded, pos = fold_run(text, match, convert)
-        out.append(folded)
+        start = match.start()
+        out.append(text[pos:start])
+        while k < len(words) and words[k][1] <= start:
+            k += 1
+        mark = _SIMPLIFIED_MARK.match(text, start) if simplified else None
+        if k < len(words) and words[k][0] < start:
+            out.append(text[start : words[k][1]])
+            pos = words[k][1]
+        elif mark is not None:
+            out.append(mark.group())
+            pos = mark.end()
+        else:
+            folded, pos = fold_run(read, RUN.match(read, start) or match, convert)
+            said = text[start:pos]
+            if simplified and _SIMPLIFIED_NUMERAL.search(said) is not None:
+                if folded == read[start:pos]:  # nothing read: the run stays exactly as written
+                    folded = said
+                elif _UNREAD.search(folded) is None:  # read through: the Simplified numerals, then the number
+                    folded = "".join(_SIMPLIFIED_NUMERAL.findall(said)) + folded
+                # else read in part (万零.兩): what was read, in Hong Kong forms
+            out.append(folded)
         match = RUN.search(text, pos)
     out.append(text[pos:])
     return "".join(out)
@@ -494,49 +562,15 @@ def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
 
 
 # A text without these has no run that folds (a run of ASCII digits alone folds to itself).
-_ANY_NUMERAL = re.compile(f"[{_NUMERAL_CLASS}{_DECIMAL}]")
-
-
-# The exception words by their first two characters (every one has at least two), longest first as in
-# ``_EXCEPTION``: the words that may start at a run, found with a dictionary look-up instead of a match.
-_EXCEPTIONS_BY_START: dict[str, tuple[str, ...]] = {}
-for _word in sorted(EXCEPTION_WORDS, key=len, reverse=True):
-    _EXCEPTIONS_BY_START[_word[:2]] = (*_EXCEPTIONS_BY_START.get(_word[:2], ()), _word)
-# What a run of one character folds to, which depends on nothing around it (no range has one character, and
-# ``read_as_said`` needs two numbers), except 百 that may start 百分之: most runs are one character (一個, 兩次).
-_ONE_CHARACTER_RUNS = {
-    ch: read_number(ch) or ch for ch in (*NUMERAL_CHARS, *"0123456789") if not _PERCENT_PREFIX.startswith(ch)
-}
+_ANY_NUMERAL = re.compile(f"[{_NUMERAL_CLASS}{_POINTS[:-1]}]")
 
 
 def fold_numerals(text: str) -> str:
-    """Fold every numeral run in ``text`` to Arabic; see the module docstring. (``fold_run`` on each run, as
-    the reference does, with the exception words and the runs of one character found without a call.)"""
+    """Fold every numeral run in ``text`` to Arabic; see the module docstring (``fold_each_run`` with the
+    cached reader)."""
     if _ANY_NUMERAL.search(text) is None:
         return text
-    out: list[str] = []
-    pos = 0
-    search = RUN.search
-    exceptions = _EXCEPTIONS_BY_START
-    one = _ONE_CHARACTER_RUNS
-    match = search(text, 0)
-    while match is not None:
-        start, end = match.span()
-        out.append(text[pos:start])
-        words = exceptions.get(text[start : start + 2])
-        word = next((w for w in words if text.startswith(w, start)), None) if words else None
-        if word is not None:
-            out.append(word)
-            pos = start + len(word)
-        elif end - start == 1 and text[start] in one:
-            out.append(one[text[start]])
-            pos = end
-        else:
-            folded, pos = fold_run(text, match, convert_run)
-            out.append(folded)
-        match = search(text, pos)
-    out.append(text[pos:])
-    return "".join(out)
+    return fold_each_run(text, convert_run)
 
 
 # A comma between a digit and exactly three digits is a thousands separator (1,200). Only the ASCII comma: the
@@ -550,54 +584,79 @@ def join_thousands(text: str) -> str:
     return THOUSANDS.sub("", text) if "," in text else text
 
 
-# Currency words as regular expressions that scan for a word's first character (a transcript has few) and only
-# then look behind it, instead of trying a look-behind or an alternation at every position (measured on HKCanCor
-# text: 5 to 7 times faster, the same matches). ``_NAME`` is any name; ``_NAME_ENDS`` checks, at the character
-# after a name's first one, that the two make a name.
-_NAME_FIRSTS = "".join(sorted({name[0] for name in CURRENCY_NAMES}))
-_NAME_SECONDS = {first: "".join(n[1] for n in CURRENCY_NAMES if n[0] == first) for first in _NAME_FIRSTS}
-_NAME = "|".join(f"{first}[{seconds}]" for first, seconds in _NAME_SECONDS.items())
-_NAME_ENDS = "|".join(f"(?<={first})[{seconds}]" for first, seconds in _NAME_SECONDS.items())
+# Currencies named before or after a number. The local currency (Hong Kong dollars: 蚊 and 元 after a number,
+# 港幣, 港元, 港紙, HKD; HK$ and $ go with the symbols) is what an amount in a Hong Kong call is in unless said
+# otherwise: it goes. Any other currency matters (US$20,000 is not HK$20,000): it stays, written one way after
+# the number, so that naming the wrong currency costs an error and naming the right one another way costs none.
+LOCAL_CURRENCY_NAMES = ("港幣", "港元", "港紙", "hkd")
+FOREIGN_CURRENCIES = {
+    "美元": ("美元", "美金", "美紙", "usd"),
+    "人民幣": ("人民幣", "人仔", "rmb", "cny"),
+}
+_CANONICAL = {name: canonical for canonical, names in FOREIGN_CURRENCIES.items() for name in names}
+CURRENCY_NAMES: tuple[str, ...] = (*LOCAL_CURRENCY_NAMES, *_CANONICAL)
+
+
+def _name(word: str) -> str:
+    # A Latin code is a whole word: never the end or the start of a longer one (xrmb, hkdx).
+    escaped = re.escape(word)
+    return f"(?<![a-z]){escaped}(?![a-z])" if word.isascii() else escaped
+
+
+_NAMES = "|".join(_name(n) for n in sorted(CURRENCY_NAMES, key=len, reverse=True))
 _WORDS = "".join(sorted(CURRENCY_WORDS))
-# A run of currency words right after a number: names, or 蚊 and 元 (a name goes whole: 港元, not 港 and 元).
-CURRENCY_RUN = re.compile(
-    f"[{_NAME_FIRSTS}{_WORDS}](?<=[0-9%][{_NAME_FIRSTS}{_WORDS}])(?:{_NAME_ENDS}|(?<=[{_WORDS}]))"
-    f"(?:{_NAME}|[{_WORDS}])*"
-)
-# A run of currency names right before a number (港幣三百 is 港幣300 by now).
-CURRENCY_BEFORE = re.compile(f"[{_NAME_FIRSTS}](?:{_NAME_ENDS})(?:{_NAME})*(?=[0-9])")
+# A run of currency words right after a number (a name goes whole: 港元, not 港 and 元).
+CURRENCY_RUN = re.compile(f"(?<=[0-9%])(?:{_NAMES}|[{_WORDS}])+")
+_NAME_IN_RUN = re.compile(_NAMES)
 # What every match of either has, for a cheap test first.
-_CURRENCY_TRIGGER = re.compile(f"[{''.join(sorted(CURRENCY_WORDS | {name[-1] for name in CURRENCY_NAMES}))}]")
+_CURRENCY_TRIGGER = re.compile(f"[{_WORDS}幣紙金仔]|hkd|usd|rmb|cny")
+
+
+def _foreign(words: str) -> str:
+    """The one way of writing the last foreign currency named in ``words``, or nothing for the local one."""
+    found = [_CANONICAL[m.group()] for m in _NAME_IN_RUN.finditer(words) if m.group() in _CANONICAL]
+    return found[-1] if found else ""
 
 
 def _left_for(match: re.Match[str], neighbour: str) -> str:
     """What removing a run of currency words leaves: ``neighbour`` is the character beside the run on the side
     away from its number."""
-    # Two numbers are kept apart if the removal would join them (三蚊三 → 3 3, not 33) ...
-    if class_code(neighbour) in ("D", "L"):
-        return SPACE
-    # ... and the words stay beside a numeral or 點 (1元萬, 0蚊點5, 三點港幣三百), which would otherwise read as
-    # 1萬, 0點5 or 3點300 the next time round: removing words never makes a new number.
-    if neighbour in NUMERAL_CHARS or neighbour == _DECIMAL:
+    # The words stay beside a digit, a numeral or 點 (三蚊三, 1元萬, 0蚊點5, 三點港幣三百), which would otherwise
+    # read as 33, 1萬, 0點5 or 3點300 the next time round: removing words never makes a new number.
+    if class_code(neighbour) == "D" or neighbour in NUMERAL_CHARS or neighbour in DECIMAL_WORDS:
         return match.group()
     return ""
 
 
 def drop_currency(match: re.Match[str]) -> str:
-    """A run of currency words after a number, removed."""
+    """A run of currency words after a number: the foreign currency it names, written one way, or nothing."""
     end = match.end()
-    return _left_for(match, match.string[end]) if end < len(match.string) else ""
+    if end < len(match.string):
+        kept = _left_for(match, match.string[end])
+        if kept:
+            return kept
+    return _foreign(match.group())
+
+
+# A run of currency names right before a number, the number, and a break after it if one is there (what the
+# punctuation rule leaves between it and a numeral: a name written after the number keeps them apart instead).
+CURRENCY_BEFORE = re.compile(f"((?:{_NAMES})+)([0-9][0-9.%]*)({NUMBER_BREAK}?)")
 
 
 def drop_currency_before(match: re.Match[str]) -> str:
-    """A run of currency names before a number, removed."""
+    """A run of currency names before a number (a match of ``CURRENCY_BEFORE``): removed, and the foreign
+    currency it names written after the number (美金三百 → 300美元, as 三百美金 is)."""
     start = match.start()
-    return _left_for(match, match.string[start - 1]) if start else ""
+    if start and _left_for(match, match.string[start - 1]):
+        return match.group()
+    return match.group(2) + (_foreign(match.group(1)) or match.group(3))
 
 
 def drop_currency_words(text: str) -> str:
-    """Remove 蚊 and 元 right after a number (一百蚊 → 100) and the currency names right before or after one
-    (港幣三百 → 300, 三百港元 → 300), never elsewhere (元朗, 有蚊, 美金匯率 survive)."""
+    """Remove 蚊 and 元 right after a number (一百蚊 → 100) and the local currency's names right before or after
+    one (港幣三百 → 300, 三百港元 → 300); write any other currency named there one way, after the number
+    (US$300, 美金三百, 三百美元 → 300美元); never elsewhere (元朗, 有蚊, 美金匯率 survive)."""
     if _CURRENCY_TRIGGER.search(text) is None:
         return text
-    return CURRENCY_BEFORE.sub(drop_currency_before, CURRENCY_RUN.sub(drop_currency, text))
+    # Before a number first, so that a name written after the number joins a run of names there (美元20000美元).
+    return CURRENCY_RUN.sub(drop_currency, CURRENCY_BEFORE.sub(drop_currency_before, text))

@@ -4,6 +4,7 @@ case, punctuation and whitespace."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from cvb_scorer._charclass import class_body, ranges_of, without
@@ -99,14 +100,21 @@ def _fold_variant(match: re.Match[str]) -> str:
     return charsets().variants[match.group()]
 
 
-_CURRENCY_PREFIXES = re.compile(r"(?:HK|US|hk|us|Hk|hK|Us|uS)\$")
+_CURRENCY_PREFIXES = re.compile(r"(?:HK|hk|Hk|hK)\$|(?:US|us|Us|uS)\$")
+# What US$ becomes: the name the currency-words rule writes after the number (numerals.US_DOLLARS).
+US_DOLLARS = "美元"
 
 
 def drop_currency_prefixes(text: str) -> str:
-    """Remove HK$ and US$ as a whole; bare currency symbols go with the other symbols."""
+    """Remove HK$ as a whole, and write US$ as 美元 (the currency-words rule puts it after the number); bare
+    currency symbols go with the other symbols."""
     if "$" not in text:
         return text
-    return _CURRENCY_PREFIXES.sub("", text)
+    return _CURRENCY_PREFIXES.sub(_prefix, text)
+
+
+def _prefix(match: re.Match[str]) -> str:
+    return US_DOLLARS if match.group()[0] in "Uu" else ""
 
 
 @cache
@@ -149,8 +157,12 @@ def _lower_run(match: re.Match[str]) -> str:
     return match.group().translate(_lower_table())
 
 
-NUMERAL_CHARS = frozenset("零〇一二三四五六七八九十百千萬億兩廿卅卌")
+# The Simplified forms of numeral characters, read as their Hong Kong forms; each is still charged as the
+# Simplified character it is (the numerals rule writes it before the number it is part of).
+SIMPLIFIED_NUMERALS = {"万": "萬", "两": "兩", "亿": "億", "点": "點"}
+NUMERAL_CHARS = frozenset("零〇一二三四五六七八九十百千萬億兩廿卅卌万两亿")
 DECIMAL_WORD = "點"
+DECIMAL_WORDS = frozenset("點点")
 # Half (past the hour): 三點半 is half past three (the clock-times rule).
 CLOCK_HALF = "半"
 
@@ -209,14 +221,69 @@ def join_latin_words(text: str) -> str:
 
 
 _GAP_CANDIDATE = re.compile(f"[^0-9A-Za-z{HAN_CLASS}]")
-_NUMBERISH = NUMERAL_CHARS | {DECIMAL_WORD, CLOCK_HALF}
+_NUMBERISH = NUMERAL_CHARS | DECIMAL_WORDS | {CLOCK_HALF}
+# What may still be part of a number or a time on either side of a removed gap: a digit, a numeral or 點 before
+# it, and a digit, a numeral, 點 or 半 after it.
+_NUMBER_LEFT = NUMERAL_CHARS | DECIMAL_WORDS | set("0123456789")
+_NUMBER_RIGHT = _NUMBER_LEFT | {CLOCK_HALF}
+# What a removed gap leaves between two parts of numbers that joined would read as another number (3，百 is not
+# 300; 百，萬一 is not 1001000; 3點，半 is not half past three). Never whitespace, which is not there the next
+# time round: this mark is, and it keeps them apart again.
+NUMBER_BREAK = "、"
 
 
-def _word_like(ch: str) -> bool:
-    # A letter, a digit, or what may still be part of a number or a time: a space between two of them is kept,
-    # so words stay apart for MER and two numbers never become one the next time round (3，百 → 3 百, not 300;
-    # 3點，半 → 3點 半, not half past three).
-    return class_code(ch) in ("L", "D") or ch in _NUMBERISH
+_DIGITS = frozenset("0123456789")
+_NUMBER_WORDS = _NUMBER_RIGHT - _DIGITS
+
+
+def separator(before: Sequence[str], end: int, after: Sequence[str], start: int) -> str:
+    """What a removed gap (punctuation, symbols, whitespace) leaves between what is kept before it,
+    ``before[:end]`` (``before[end - 1]`` is the last character kept), and ``after[start]``: one space between two letters, so that Latin words
+    stay apart for the Mix Error Rate; ``NUMBER_BREAK`` between parts of numbers that would otherwise join into
+    another number; nothing elsewhere. Two numbers in digits join (their digits stay the digits, and a number
+    is one Mix Error Rate token) unless one of them touches a numeral left as written (0億, 00百)."""
+    left, right = before[end - 1], after[start]
+    if left in _NUMBER_LEFT and right in _NUMBER_RIGHT:
+        if left in _DIGITS and right in _DIGITS:
+            return NUMBER_BREAK if _touches_number_word(before, end, after, start) else ""
+        return NUMBER_BREAK
+    if class_code(left) == "L" and class_code(right) == "L":
+        return SPACE
+    return ""
+
+
+def _touches_number_word(before: Sequence[str], end: int, after: Sequence[str], start: int) -> bool:
+    """Whether the number in digits that ``before[:end]`` ends with, or the one ``after[start:]`` starts with (a dot
+    between two digits is part of it), touches a numeral or a decimal word."""
+    k = end - 1
+    while k >= 0 and (before[k] in _DIGITS or (before[k] == "." and k > 0 and before[k - 1] in _DIGITS)):
+        k -= 1
+    if k >= 0 and before[k] in _NUMBER_WORDS:
+        return True
+    n = len(after)
+    k = start
+    while k < n and (after[k] in _DIGITS or (after[k] == "." and k + 1 < n and after[k + 1] in _DIGITS)):
+        k += 1
+    return k < n and after[k] in _NUMBER_WORDS
+
+
+_SPACES = re.compile(" +")
+
+
+def drop_whitespace(text: str) -> str:
+    """Whitespace is removed before anything is read, except one space between two letters (two Latin words
+    stay two words): 總 共 三 千 reads as 總共三千, 9876 5432 as 98765432, 50 % as 50%."""
+    if SPACE not in text:
+        return text
+    return _SPACES.sub(_space_left, text).strip(SPACE)
+
+
+def _space_left(match: re.Match[str]) -> str:
+    start, end = match.span()
+    text = match.string
+    if start > 0 and end < len(text) and class_code(text[start - 1]) == "L" and class_code(text[end]) == "L":
+        return SPACE
+    return ""
 
 
 # A run of the usual marks (ASCII, CJK and full-width punctuation and symbols, spaces) between two Han
@@ -280,15 +347,11 @@ def strip_punctuation(text: str) -> str:
             gap = gap[1:]
             if not gap:
                 continue
-        if last and nxt and last != SPACE and keeps_space(last, nxt):
-            out.append(SPACE)
-            last = SPACE
+        if last and nxt:
+            # ``last`` is text[i - 1] unless a percent sign was kept from this gap.
+            kept = separator(text, i, text, j) if last != "%" else ""
+            if kept:
+                out.append(kept)
+                last = kept
     out.append(text[pos:])
     return "".join(out)
-
-
-def keeps_space(left: str, right: str) -> bool:
-    """Whether a removed gap between ``left`` (the last character kept) and ``right`` leaves one space."""
-    if left in ".%":
-        return _word_like(right)
-    return _word_like(left) and _word_like(right)

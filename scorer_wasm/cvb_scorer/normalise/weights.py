@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from cvb_scorer.align import Counts, edit_counts
 from cvb_scorer.metrics import score_clip
-from cvb_scorer.reference.normalise import cleanup, punctuation, width
+from cvb_scorer.normalise.text import is_gap
+from cvb_scorer.reference.normalise import cleanup, width
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ class NumberCharges:
 
 
 def _as_written(text: str) -> str:
-    return punctuation(width(cleanup(text))).replace(" ", "")
+    # Punctuation, symbols and spaces are not characters anyone says.
+    return "".join(ch for ch in width(cleanup(text)) if not is_gap(ch))
 
 
 def charges(example: NumberExample) -> NumberCharges:

@@ -17,9 +17,10 @@ from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.numerals import (
     CURRENCY_BEFORE,
-    CURRENCY_NAMES,
     CURRENCY_RUN,
     EXCEPTION_WORDS,
+    FOREIGN_CURRENCIES,
+    LOCAL_CURRENCY_NAMES,
     THOUSANDS,
     drop_currency,
     drop_currency_before,
@@ -36,8 +37,9 @@ from cvb_scorer.normalise.text import (
     SPACE,
     is_gap,
     join_latin_words,
-    keeps_space,
+    separator,
 )
+from cvb_scorer.tokens import class_code
 
 __all__ = ["RULES", "Rule", "Side", "normalise_text"]
 
@@ -95,7 +97,7 @@ def glyph_variants(text: str) -> str:
 
 
 def currency_symbols(text: str) -> str:
-    return re.sub(r"[Hh][Kk]\$|[Uu][Ss]\$", "", text)
+    return re.sub(r"[Uu][Ss]\$", "美元", re.sub(r"[Hh][Kk]\$", "", text))
 
 
 def case(text: str) -> str:
@@ -221,15 +223,29 @@ def punctuation(text: str) -> str:
         if gap[0] == "%" and last and ("0" <= last <= "9" or last in NUMERAL_CHARS):
             out.append("%")
             last, gap = "%", gap[1:]
-        if gap and last and nxt and keeps_space(last, nxt):
+        if gap and last and nxt:
+            out.append(separator(out, len(out), text, i))
+    return "".join(out)
+
+
+def whitespace(text: str) -> str:
+    out: list[str] = []
+    for k, ch in enumerate(text):
+        if ch != SPACE:
+            out.append(ch)
+            continue
+        before = out[-1] if out else ""
+        after = text[k + 1 : k + 2]
+        # One space between two letters, however many there were; none anywhere else.
+        if before and after and class_code(before) == "L" and class_code(after) == "L":
             out.append(SPACE)
     return "".join(out)
 
 
 def currency_words(text: str) -> str:
-    # After a number first, then before one (港幣三百蚊 → 港幣300蚊 → 港幣300 → 300).
-    after = CURRENCY_RUN.sub(drop_currency, text)
-    return CURRENCY_BEFORE.sub(drop_currency_before, after)
+    # Before a number first, then after one (港幣三百蚊 → 港幣300蚊 → 300蚊 → 300; 美金三百 → 300美元).
+    before = CURRENCY_BEFORE.sub(drop_currency_before, text)
+    return CURRENCY_RUN.sub(drop_currency, before)
 
 
 def compose(text: str) -> str:
@@ -265,7 +281,7 @@ RULES: tuple[Rule, ...] = (
         Side.BOTH,
         "NFKC on Unicode 16.0.0: full-width letters and digits become half-width, compatibility ideographs "
         "become their unified form. A full-width comma becomes 、 first: it separates items, never thousands.",
-        (("ＡＢＣ１２３", "abc123"), ("１００，２００", "100 200")),
+        (("ＡＢＣ１２３", "abc123"), ("１００，２００", "100200")),
         width,
         zh=(
             "以 Unicode 16.0.0 的 NFKC 處理：全形字母及數字改為半形，"
@@ -277,40 +293,72 @@ RULES: tuple[Rule, ...] = (
         Side.REFERENCE,
         "Only characters that never occur in Hong Kong Traditional writing (Simplified-only) are replaced, "
         "each by OpenCC s2hk's choice for its phrase; every other character stays exactly as written, so a "
-        "Simplified character elsewhere never changes correct Cantonese (余, 于, 郁, 范, 涌, 干, 晒, 吓).",
+        "Simplified character elsewhere never changes correct Cantonese (余, 于, 郁, 范, 涌, 干). Held out "
+        "of the fold, and never changed: every character of Big5 (not HKSCS as a whole, which also lists "
+        "Simplified forms such as 个 and 会) and every Cantonese character (those of HKCanCor, as pycantonese "
+        "ships it, and the scorer's Cantonese list): " + "".join(sorted(charsets().held_out)) + ".",
         (
             ("个人", "個人"),
             ("头发", "頭髮"),
             ("隻脚東涌", "隻腳東涌"),
             ("干净", "干淨"),
             ("食晒饭", "食晒飯"),
+            ("霉菌", "霉菌"),
+            ("凄涼", "凄涼"),
+            ("炖蛋", "炖蛋"),
         ),
         reference_fold,
         zh=(
             "只替換香港繁體書寫從不使用的字（僅見於簡體的字），每個字按 OpenCC s2hk 對其所在"
             "詞語的選擇替換；其他字一律保留原文，所以別處有簡體字，也不會改動正確的粵語（余、"
-            "于、郁、范、涌、干、晒、吓）。"
+            "于、郁、范、涌、干）。以下的字不參與轉換，一律不改：Big5 的所有字（不是整套 HKSCS，"
+            "因為 HKSCS 也收錄个、会等簡體字形），以及所有粵語字（pycantonese 所附 HKCanCor 的字，"
+            "以及評分器的粵語字表）：" + "".join(sorted(charsets().held_out)) + "。"
         ),
     ),
     Rule(
         "glyph-variants",
         Side.BOTH,
         "Hong Kong and Taiwan glyph variants of one character fold to one form (from OpenCC's HK and TW "
-        "variant tables), so neither side is charged for the other's glyph standard.",
-        (("説話", "說話"), ("温度", "溫度"), ("户口", "戶口")),
+        "variant tables), so neither side is charged for the other's glyph standard; so do a held-out "
+        "Cantonese character and its one Hong Kong form (晒 and 曬, 吓 and 嚇, 𠮶 and 嗰).",
+        (("説話", "說話"), ("温度", "溫度"), ("户口", "戶口"), ("曬衫", "晒衫"), ("𠮶個", "嗰個")),
         glyph_variants,
         zh=(
             "同一個字的香港及台灣字形異體統一為一種寫法（取自 OpenCC 的香港及台灣異體字表）"
-            "，雙方都不會因對方採用的字形標準而被扣分。"
+            "，雙方都不會因對方採用的字形標準而被扣分；不參與轉換的粵語字與它唯一的香港寫法亦統一"
+            "（晒與曬、吓與嚇、𠮶與嗰）。"
+        ),
+    ),
+    Rule(
+        "whitespace",
+        Side.BOTH,
+        "Whitespace is removed before any number is read, except one space between two letters, so that two "
+        "Latin words stay two words: spaced characters read as if written together, a number grouped by spaces "
+        "reads as one number, and a space before a percent sign does not drop it.",
+        (
+            ("總 共 三 千 二 百 五 十 蚊", "總共3250"),
+            ("9876 5432", "98765432"),
+            ("50 %", "50%"),
+            ("iPhone  Pro", "iphone pro"),
+        ),
+        whitespace,
+        zh=(
+            "讀數字之前先刪除所有空白，只在兩個字母之間保留一個空格，讓兩個拉丁字詞仍是兩個詞："
+            "字與字之間有空格，照連寫讀；用空格分組的號碼讀作一個數；百分號前有空格也不會丟失。"
         ),
     ),
     Rule(
         "currency-symbols",
         Side.BOTH,
-        "HK$ and US$ are removed as a whole; other currency symbols go with the symbols.",
-        (("HK$1,200", "1200"), ("$50", "50")),
+        "HK$ is removed as a whole and US$ is written 美元 (the currency-words rule puts it after the number); "
+        "a bare $ and other currency symbols go with the symbols.",
+        (("HK$1,200", "1200"), ("$50", "50"), ("US$50", "50美元")),
         currency_symbols,
-        zh="HK$ 及 US$ 整個刪除；其他貨幣符號與一般符號一併刪除。",
+        zh=(
+            "HK$ 整個刪除，US$ 寫作「美元」（貨幣詞語規則把它放到數字之後）；"
+            "單獨的 $ 及其他貨幣符號與一般符號一併刪除。"
+        ),
     ),
     Rule(
         "case",
@@ -324,7 +372,7 @@ RULES: tuple[Rule, ...] = (
         "thousands-separator",
         Side.BOTH,
         "An ASCII comma between a digit and exactly three digits joins them; any other comma separates.",
-        (("1,200", "1200"), ("1,234,567", "1234567"), ("100，200", "100 200"), ("3,5", "3 5")),
+        (("1,200", "1200"), ("1,234,567", "1234567"), ("100，200", "100200"), ("3,5", "35")),
         thousands,
         zh="夾在一個數字與剛好三個數字之間的 ASCII 逗號把兩邊連起來；其他逗號一律是分隔。",
     ),
@@ -333,7 +381,7 @@ RULES: tuple[Rule, ...] = (
         Side.BOTH,
         "A hyphen or a dot between two letters joins them into one word (one Mix Error Rate token); between "
         "two digits a dot is a decimal point and a hyphen separates.",
-        (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("3-5", "3 5")),
+        (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("3-5", "35")),
         latin_words,
         zh=(
             "兩個字母之間的連字號或圓點把它們連成一個詞（混合錯誤率的一個單位）；兩個數字之間的圓點是小數"
@@ -383,9 +431,9 @@ RULES: tuple[Rule, ...] = (
             ("3點15分", "3.15分"),
             ("三點五十分", "3.50分"),
             ("百分之五十", "50%"),
-            ("一百，二百", "100 200"),
-            ("一百二百", "100 200"),
-            ("九八七六 五四三二", "9876 5432"),
+            ("一百，二百", "100200"),
+            ("一百，百", "100、百"),
+            ("九八七六 五四三二", "98765432"),
         ),
         numerals,
         zh=(
@@ -400,10 +448,26 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "numeral-exceptions",
         Side.BOTH,
-        "Words that only look numeric are never folded: " + " ".join(EXCEPTION_WORDS) + ".",
-        (("一齊", "一齊"), ("一啲", "一啲"), ("九龍", "九龍"), ("八達通", "八達通"), ("萬一", "萬一")),
+        "Words and idioms that hold numeral characters but are not numbers are kept as written, so a misheard "
+        "character in one costs one error: the scorer's list, idioms heard in Hong Kong speech, and the words "
+        "HKCanCor tags as anything but a number or a time. One is never read into a number, nor does it break "
+        "a longer number it starts (萬一千 is 11000). The words: " + " ".join(EXCEPTION_WORDS) + ".",
+        (
+            ("一齊", "一齊"),
+            ("九龍", "九龍"),
+            ("萬一", "萬一"),
+            ("十萬火急", "十萬火急"),
+            ("三三兩兩", "三三兩兩"),
+            ("六合彩", "六合彩"),
+            ("進退兩難", "進退兩難"),
+            ("萬一千蚊", "11000"),
+        ),
         None,
-        zh="只是看似數字的詞語從不改寫：" + " ".join(EXCEPTION_WORDS) + "。",
+        zh=(
+            "含數字字元但不是數字的詞語及成語保留原文，所以聽錯其中一個字只扣一分：來源是評分器本身的詞表、"
+            "香港常用的成語，以及 HKCanCor 標註為數字或時間以外詞類的詞語。這些詞語從不讀成數字，也不會拆開"
+            "以它開頭的較長數字（萬一千 是 11000）。詞語：" + " ".join(EXCEPTION_WORDS) + "。"
+        ),
     ),
     Rule(
         "clock-times",
@@ -418,7 +482,7 @@ RULES: tuple[Rule, ...] = (
             ("兩點半", "2.30"),
             ("09:05", "9.05"),
             ("11:00", "11點"),
-            ("11:30:15", "11 30 15"),
+            ("11:30:15", "113015"),
             ("一點半點", "1點半點"),
         ),
         clock_times,
@@ -447,25 +511,37 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "currency-words",
         Side.BOTH,
-        "蚊 and 元 right after a number, and the currency names "
-        + ", ".join(CURRENCY_NAMES)
-        + " right before or after one, are removed, as HK$ and US$ are; elsewhere (元朗, 有蚊, 美金匯率) they stay.",
+        "The local currency goes: 蚊 and 元 right after a number, and "
+        + ", ".join(LOCAL_CURRENCY_NAMES)
+        + " right before or after one, as HK$ and $ go. Any other currency named right before or after a number "
+        "stays, written one way after it ("
+        + "; ".join(f"{', '.join(names)} → {canonical}" for canonical, names in FOREIGN_CURRENCIES.items())
+        + "), so naming the wrong currency costs an error and another spelling of the right one costs none. "
+        "Elsewhere (元朗, 有蚊, 美金匯率) the words stay.",
         (
             ("百二蚊", "120"),
-            ("一千二百蚊", "1200"),
             ("港幣三百", "300"),
             ("三百港元", "300"),
             ("港幣三百蚊", "300"),
-            ("五百美金", "500"),
+            ("五百美金", "500美元"),
+            ("美金五百", "500美元"),
+            ("US$20,000", "20000美元"),
+            ("兩萬美元", "20000美元"),
+            ("RMB 300", "300人民幣"),
+            ("三百人民幣", "300人民幣"),
             ("元朗", "元朗"),
             ("有蚊", "有蚊"),
             ("美金匯率", "美金匯率"),
         ),
         currency_words,
         zh=(
-            "緊接數字之後的「蚊」及「元」，以及緊貼數字前後的貨幣名稱"
-            + "、".join(CURRENCY_NAMES)
-            + "，與 HK$ 及 US$ 一樣刪除；其他位置（元朗、有蚊、美金匯率）保留。"
+            "本地貨幣刪除：緊接數字之後的「蚊」及「元」，以及緊貼數字前後的"
+            + "、".join(LOCAL_CURRENCY_NAMES)
+            + "，與 HK$ 及 $ 一樣刪除。緊貼數字前後的其他貨幣保留，並統一寫在數字之後（"
+            + "；".join(
+                f"{'、'.join(names)} → {canonical}" for canonical, names in FOREIGN_CURRENCIES.items()
+            )
+            + "），所以講錯貨幣會扣分，同一貨幣換個寫法則不扣分。其他位置（元朗、有蚊、美金匯率）保留。"
         ),
     ),
     Rule(

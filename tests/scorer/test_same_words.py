@@ -1,0 +1,193 @@
+"""The same words score the same (issue 35): whitespace, the script of a numeral and the spelling of a currency
+never change what a clip costs, except where the rules say they do (a Simplified character costs one error; a
+different currency costs an error). Every example of the issue is a case here."""
+
+from __future__ import annotations
+
+import pytest
+from cvb_scorer.metrics import score_clip
+from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
+
+
+def _costs(ref: str, hyp: str) -> tuple[int, int]:
+    clip = score_clip("a", ref, hyp)
+    return clip.cer_counts.errors, clip.mer_counts.errors
+
+
+# Whitespace: removed before numbers are read; a boundary is kept between two Latin words only.
+WHITESPACE = [
+    ("總共三千二百五十蚊", "總 共 三 千 二 百 五 十 蚊"),
+    ("總共三千二百五十蚊", "總共 三千二百五十 蚊"),
+    ("佢個電話係98765432", "佢個電話係 9876 5432"),
+    ("佢個電話係98765432", "佢 個 電 話 係 98 76 54 32"),
+    ("佢個電話係九八七六五四三二", "佢個電話係 9876 5432"),
+    ("利率係百分之五", "利率係 5 %"),
+    ("利率係5%", "利率係 5 %"),
+    ("一百二十蚊", "一 百 二 十 蚊"),
+    ("三點五萬", "三 點 五 萬"),
+    ("十一點半", "十 一 點 半"),
+    ("保單號碼ab123456", "保單號碼 ab 123 456"),
+]
+
+
+@pytest.mark.parametrize(("ref", "hyp"), WHITESPACE)
+def test_whitespace_costs_nothing(ref: str, hyp: str) -> None:
+    assert _costs(ref, hyp) == (0, 0)
+    assert _costs(hyp, ref) == (0, 0)
+
+
+def test_a_space_between_two_latin_words_is_the_only_boundary_kept() -> None:
+    assert normalise_hypothesis("wi fi").text == "wi fi"
+    assert _costs("wifi", "wi fi") == (0, 2)  # the same characters, two words for one
+    assert normalise_hypothesis("iPhone 15 好 嘢").text == "iphone15好嘢"
+
+
+# A Simplified numeral character costs exactly one error, as any other Simplified character; the number is read.
+SIMPLIFIED = [
+    ("三萬五", "三万五", 1),
+    ("兩萬", "两万", 2),
+    ("一億", "一亿", 1),
+    ("三點五", "三点五", 1),
+    ("兩個", "两個", 1),
+    ("三萬五千蚊", "3万5千蚊", 1),
+]
+
+
+@pytest.mark.parametrize(("ref", "hyp", "errors"), SIMPLIFIED)
+def test_a_simplified_numeral_costs_one_error_and_the_number_is_read(ref: str, hyp: str, errors: int) -> None:
+    assert _costs(ref, hyp) == (errors, errors)
+    digits = normalise_reference(ref).text
+    assert normalise_hypothesis(hyp).text.endswith(digits)
+
+
+def test_the_issue_example_no_longer_costs_four() -> None:
+    # Before: 三万五 against 三萬五 cost 4, 两万 against 兩萬 cost 5.
+    assert _costs("三萬五", "三万五")[0] == 1
+    assert _costs("兩萬", "两万")[0] == 2
+
+
+# Currency: the local one goes however it is written; another one stays, written one way.
+LOCAL = [
+    "HK$20,000",
+    "$20,000",
+    "兩萬蚊",
+    "兩萬元",
+    "港幣兩萬",
+    "兩萬港元",
+    "港紙兩萬",
+    "20000港幣",
+    "HKD 20000",
+]
+US = ["US$20,000", "兩萬美金", "兩萬美元", "美金兩萬", "20000 USD", "usd20,000"]
+RMB = ["RMB 20,000", "人民幣兩萬", "兩萬人民幣", "20000 CNY"]
+
+
+@pytest.mark.parametrize("a", LOCAL)
+@pytest.mark.parametrize("b", LOCAL)
+def test_the_local_currency_however_written_costs_nothing(a: str, b: str) -> None:
+    assert _costs(a, b) == (0, 0)
+    assert normalise_hypothesis(a).text == "20000"
+
+
+@pytest.mark.parametrize("same", [US, RMB])
+def test_another_spelling_of_the_right_foreign_currency_costs_nothing(same: list[str]) -> None:
+    forms = {normalise_hypothesis(text).text for text in same}
+    assert len(forms) == 1, forms
+
+
+@pytest.mark.parametrize(
+    ("ref", "hyp"),
+    [
+        ("五十港元", "五十美金"),
+        ("HK$20,000", "US$20,000"),
+        ("兩萬美金", "兩萬人民幣"),
+        ("兩萬蚊", "RMB 20,000"),
+    ],
+)
+def test_naming_the_wrong_currency_costs_an_error(ref: str, hyp: str) -> None:
+    cer, mer = _costs(ref, hyp)
+    assert cer > 0 and mer > 0
+
+
+def test_currency_words_elsewhere_stay() -> None:
+    for text in ("元朗", "有蚊", "美金匯率", "港元兌美元", "人民幣升值"):
+        assert normalise_hypothesis(text).text == text
+
+
+# Words kept as written: a word-list exception never breaks a longer number; idioms stay, so a misheard
+# character in one costs one error.
+def test_an_exception_word_never_breaks_a_longer_number() -> None:
+    assert _costs("萬一千蚊", "11000蚊") == (0, 0)  # was 5
+    assert normalise_hypothesis("萬一三個").text == "萬一3個"
+
+
+@pytest.mark.parametrize("idiom", ["十萬火急", "三三兩兩", "六合彩", "進退兩難", "五顏六色"])
+def test_an_idiom_is_kept_as_written(idiom: str) -> None:
+    # Before: 十萬火急 → 100000火急, 三三兩兩 → 3322, 六合彩 → 6合彩.
+    assert normalise_hypothesis(idiom).text == idiom
+    assert normalise_hypothesis(f"佢{idiom}咁").text == f"佢{idiom}咁"
+    assert _costs(f"佢{idiom}", f"佢 {idiom}") == (0, 0)
+
+
+def test_a_misheard_character_between_kept_words_costs_one() -> None:
+    # Where the misheard form is a kept word too, neither side is read into digits (before: 3文治 against 三文魚).
+    assert _costs("三文治", "三文魚") == (1, 1)
+    assert _costs("九龍城", "九龍塘") == (1, 1)
+
+
+def test_every_fixed_word_names_a_source_and_stays_as_written() -> None:
+    from cvb_scorer.normalise.numerals import FIXED_WORDS
+
+    assert set(FIXED_WORDS.values()) == {"scorer", "idioms", "hkcancor"}
+    for word in FIXED_WORDS:
+        assert normalise_hypothesis(word).text == normalise_hypothesis(word).text.lower()
+        assert normalise_hypothesis(word).text == word, word
+
+
+# The fold never changes a character Hong Kong writing uses.
+def _big5() -> set[str]:
+    out: set[str] = set()
+    for lead in range(0x81, 0xFF):
+        for trail in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            try:
+                ch = bytes((lead, trail)).decode("big5")
+            except UnicodeDecodeError:
+                continue
+            out.add(ch)
+    return out
+
+
+def test_the_fold_changes_no_big5_and_no_cantonese_character() -> None:
+    from cvb_scorer.normalise.charsets import charsets
+    from cvb_scorer.normalise.fold import fold_reference
+    from cvb_scorer.tokens import CANTONESE_CHARS
+
+    from tests.scorer.conftest import hkcancor_utterances
+
+    folded = charsets().simplified_only
+    cantonese = set("".join(hkcancor_utterances())) | CANTONESE_CHARS
+    assert not folded & _big5()
+    assert not folded & cantonese
+    for ch in ("霉", "凄", "炖", "𠮶", *charsets().held_out):
+        assert fold_reference(ch) == (ch, ())
+
+
+def test_every_hkcancor_utterance_is_left_as_written_by_the_fold() -> None:
+    from cvb_scorer.normalise.fold import fold_reference
+
+    from tests.scorer.conftest import hkcancor_utterances
+
+    changed = [u for u in hkcancor_utterances() if fold_reference(u)[0] != u]
+    assert not changed, changed[:5]
+
+
+@pytest.mark.parametrize(("a", "b"), [("食晒飯", "食曬飯"), ("睇吓", "睇嚇"), ("𠮶個", "嗰個")])
+def test_a_held_out_cantonese_character_and_its_hong_kong_form_cost_nothing(a: str, b: str) -> None:
+    assert _costs(a, b) == (0, 0)
+    assert _costs(b, a) == (0, 0)
+
+
+def test_the_issue_folds_no_longer_happen() -> None:
+    # 霉→黴, 凄→悽, 炖→燉 were folded in the reference; now they stay as written.
+    for text in ("發霉", "凄涼", "炖湯"):
+        assert normalise_reference(text).text == text
