@@ -12,7 +12,7 @@ from generator.config.localise import zh_config
 from runner.attribution import Outcome, judge_attempt
 from runner.record import AWAITS
 from tests.runner.support import CONFIG, RUN
-from tests.starter_kit.kit_process import rendered
+from generator.kit_servers import rendered
 
 HEADINGS = {
     ("en", "integration.md"): "## How a scored run runs",

@@ -176,9 +176,9 @@ def normalise_reference(text: str) -> Normalised:
     Examples
     --------
     >>> from cvb_scorer.normalise import normalise_reference
-    >>> result = normalise_reference("iPhone 15")
+    >>> result = normalise_reference("Hello, World!")
     >>> result.text, result.cer
-    ('iphone 15', 'iphone15')
+    ('hello world', 'helloworld')
     >>> result = normalise_reference("保单")
     >>> result.cer, [(change.before, change.after) for change in result.fold_changes]
     ('保單', [('单', '單')])
