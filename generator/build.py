@@ -48,12 +48,14 @@ def build_site(
     results: Path | None = None,
     without_bad_records: bool | None = None,
     phases: dict[str, float] | None = None,
+    cache: bool = True,
 ) -> Path:
     """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was.
 
     `site_url` defaults to the config's public base URL. Serving the site elsewhere (a loopback port) needs that
     address instead: mkdocs-material keeps site_url's port when it decides which links are the site's own.
     `phases`, when given, receives each stage's wall time in seconds, by name (bench/build.py reads them).
+    With `cache`, an edition whose mkdocs inputs are unchanged is copied from build/cache/mkdocs/.
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
@@ -96,6 +98,7 @@ def build_site(
         # Each edition's pages as rendered (the standings and entrants' pages come from the records).
         outputs = {EN.code: tuple(rendered.pages), ZH.code: tuple(rendered.zh_pages)}
         site = work / "site"
+        editions_cache = layout.root / "build" / "cache" / "mkdocs" if cache else None
         with phase("mkdocs:en"):
             run_mkdocs(
                 layout,
@@ -106,6 +109,7 @@ def build_site(
                 site_url=base_url,
                 outputs=outputs,
                 plugin=SitePlugin(edition=EN, search_dictionary=dictionary, not_found_markdown=None),
+                cache=editions_cache,
             )
         with phase("mkdocs:zh"):
             run_mkdocs(
@@ -121,6 +125,7 @@ def build_site(
                 plugin=SitePlugin(
                     edition=ZH, search_dictionary=dictionary, not_found_markdown=rendered.zh_not_found
                 ),
+                cache=editions_cache,
             )
         with phase("precompress"):
             precompress_tree(site, cache=layout.root / "build" / "cache" / "precompressed")
