@@ -41,7 +41,7 @@ def _build(args: argparse.Namespace, layout: Layout) -> int:
 def _check(args: argparse.Namespace, layout: Layout) -> int:
     from generator.publication.report import run_check
 
-    return run_check(layout, config_dir=args.config, site=args.site)
+    return run_check(layout, config_dir=args.config, site=args.site, results=args.results)
 
 
 def _rules(args: argparse.Namespace, layout: Layout) -> int:
@@ -222,6 +222,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--site",
         default=None,
         help="a published site to compare, a folder or a URL (default: the build in site/)",
+    )
+    check.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="the run records the site was built with (the same option as build's)",
     )
     serve = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
     serve.add_argument("--out", type=Path, default=None)

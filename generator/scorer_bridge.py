@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-import unicodedata
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,6 +20,7 @@ import yaml
 from generator.config import Config, ConfigError
 from generator.config.invariants import Finding
 from generator.config.localise import view_words
+from generator.pdf.glyphs import visible_examples
 
 
 @dataclass(frozen=True)
@@ -66,28 +65,11 @@ def stale_wheel_problem(wheel: ScorerWheel, expected_rules: str) -> str | None:
     return None
 
 
-def visible(text: str) -> str:
-    """``text`` as a page can show it: every character a reader cannot see (controls such as U+0000, format
-    characters such as U+200B, separators, spaces other than U+0020) becomes a marker naming its code point,
-    ``⟨U+200B⟩``, and each space of a run of two or more becomes ``␠`` (a page draws a run as one space), so an
-    example of a rule that removes them shows what it removes."""
-    marked = _SPACE_RUN.sub(lambda run: "␠" * len(run.group()), text)
-    return "".join(f"⟨U+{ord(ch):04X}⟩" if _invisible(ch) else ch for ch in marked)
-
-
-_SPACE_RUN = re.compile(" {2,}")
-
-
-def _invisible(ch: str) -> bool:
-    category = unicodedata.category(ch)
-    return category[0] == "C" or category in ("Zl", "Zp") or (category == "Zs" and ch != " ")
-
-
 def normalisation_rows() -> list[dict[str, str]]:
-    """The scorer's rule table for the methodology page, its examples written visibly (see ``visible``)."""
     from cvb_scorer.normalise import rules_table
 
-    return [{**row, "examples": visible(row["examples"])} for row in rules_table()]
+    # Examples whose sides look alike (an invisible character, a glyph variant) show their code points.
+    return [{**row, "examples": visible_examples(row["name"], row["examples"])} for row in rules_table()]
 
 
 def number_weight_rows() -> list[dict[str, str]]:

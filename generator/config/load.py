@@ -7,7 +7,14 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from generator.config.errors import ConfigError, ConfigProblem, KeyPath
+from generator.config.errors import (
+    DATE_KINDS,
+    ConfigError,
+    ConfigProblem,
+    KeyPath,
+    one_per_key,
+    quoted_date,
+)
 from generator.config.invariants import find_problems
 from generator.config.models import (
     EndpointingFile,
@@ -67,7 +74,7 @@ def load_config(directory: Path) -> Config:
         except ValidationError as exc:
             problems.extend(_located(source, error) for error in exc.errors())
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(one_per_key(problems))
     config = Config(
         platform=_as(models["platform.yaml"], PlatformFile),
         protocol=_as(models["protocol.yaml"], ProtocolFile),
@@ -118,5 +125,6 @@ def _located(source: SourceFile, error: Any) -> ConfigProblem:
         message = "this key is not known here; check its spelling or remove it."
     else:
         found = error.get("input")
-        message = f"{error['msg'].rstrip('.')} (found {found!r})."
+        quoted = quoted_date(found) if kind in DATE_KINDS else None
+        message = quoted or f"{error['msg'].rstrip('.')} (found {found!r})."
     return ConfigProblem(source.path, source.line_of(key), key, message)

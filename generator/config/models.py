@@ -56,6 +56,11 @@ class IssueRecord(Model):
     # The sha256 of each PDF as first published, by file name; `cvb issue pdf` rebuilds them and compares.
     # Absent for issues cut before PDFs were printed.
     pdfs: dict[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+\.pdf$")], Sha256] | None = None
+    # What the PDFs were printed from: the settings' content hash (generator.issue_state.config_sha256: every file
+    # but the issue records) and the commit checked out. A build from other settings prints no PDF under this
+    # issue's date. Absent for issues cut before they were pinned.
+    config_sha256: Sha256 | None = None
+    commit: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")] | None = None
 
 
 class Round(Model):

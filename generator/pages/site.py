@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import Config
+from generator.issue_state import unreleased
 from generator.kit_data import KitDownload
 from generator.pages.derive import derive, tracked
 from generator.pages.downloads import Artefact, downloads
@@ -63,6 +64,8 @@ def site_context(
         "d": derive(config),
         "frames": example_frames(config),
         "latest_issue": latest_issue,
+        # The settings differ from those the issue in force was printed from (generator.issues): no PDF.
+        "unreleased": unreleased(config),
         "floor_history": [cfg.scoring.error_rate_floor_history[i] for i in range(len(history))],
         "previous_floor": (
             cfg.scoring.error_rate_floor_history[len(history) - 2].floor if len(history) > 1 else None

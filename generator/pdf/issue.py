@@ -16,11 +16,12 @@ import jinja2
 from markupsafe import Markup
 
 from generator import scorer_bridge
-from generator.config import Config
+from generator.config import Config, load_config
+from generator.issue_state import unreleased
 from generator.pages.derive import tracked
 from generator.paths import Layout
 from generator.pdf.editions import EDITIONS, Document, Edition
-from generator.pdf.html import Section, anchor_prefixes, section
+from generator.pdf.html import Section, anchor_prefixes, listings_once, section
 
 # Re-exported: the publication check reads them here.
 from generator.pdf.printed import PDF_FOLDER as PDF_FOLDER
@@ -120,10 +121,13 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
     pages = tuple(edition.prefix + page for page in document.pages)
     anchors = anchor_prefixes(pages)
     base = config.platform.urls.base
-    sections: list[Section] = [
-        section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang)
-        for page in pages
-    ]
+    sections: list[Section] = listings_once(
+        [
+            section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang)
+            for page in pages
+        ],
+        note=edition.listing_above,
+    )
     stylesheet = (print_dir(layout) / "print.css").read_text(encoding="utf-8")
     return (
         _html_env(layout)
@@ -142,6 +146,11 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
 def print_jobs(
     layout: Layout, *, config_dir: Path | None = None, sources: Sources | None = None
 ) -> list[PrintJob]:
+    """The documents of the issue in force; none when the settings have changed since it was cut (an issue's
+    PDFs never change under its date: the changelog says so, and the changes wait for the next issue)."""
+    config = sources.config if sources is not None else load_config(config_dir or layout.config)
+    if unreleased(config):
+        return []
     jobs: list[PrintJob] = []
     for edition in EDITIONS:
         rendered = render_for_print(layout, edition, config_dir=config_dir, sources=sources)

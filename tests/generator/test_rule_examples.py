@@ -10,7 +10,8 @@ import pytest
 
 from generator.build import render_all
 from generator.paths import Layout
-from generator.scorer_bridge import normalisation_rows, visible
+from generator.pdf.glyphs import visible
+from generator.scorer_bridge import normalisation_rows
 
 
 @pytest.mark.parametrize(
