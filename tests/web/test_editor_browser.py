@@ -735,4 +735,22 @@ def test_a_shared_link_is_scored_on_arrival_and_never_shown_beside_the_samples_f
     height = page.evaluate("() => innerHeight")
     assert 0 <= top < height / 2, top
     assert page.evaluate("() => scrollY") > 0
+    # A second link pasted into the same page's address: its texts come in, are scored, and are in view.
+    page.evaluate("() => scrollTo(0, 0)")
+    other = "呢份保單嘅保費係每個月一千蚊"
+    want = json.loads(editor_site.render_view()(reference=reference, hypothesis=other).to_json())["figures"]
+    page.evaluate("(hash) => { location.hash = hash; }", shared_link("", reference, other))
+    page.wait_for_function(
+        """([other, cer]) => {
+          const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+          return root.querySelector('[data-cvb-hyp]').value === other
+            && root.querySelector('[data-cvb-live]').textContent.includes(cer);
+        }""",
+        arg=[other, f"CER {want['cer'] * 100:.2f}%"],
+    )
+    top = page.evaluate(
+        "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)').getBoundingClientRect().top"
+    )
+    assert 0 <= top < height / 2, top
+    assert page.evaluate("() => scrollY") > 0
     assert not log.errors
