@@ -597,16 +597,21 @@ _CANONICAL = {name: canonical for canonical, names in FOREIGN_CURRENCIES.items()
 CURRENCY_NAMES: tuple[str, ...] = (*LOCAL_CURRENCY_NAMES, *_CANONICAL)
 
 
-def _name(word: str) -> str:
-    # A Latin code is a whole word: never the end or the start of a longer one (xrmb, hkdx).
-    escaped = re.escape(word)
-    return f"(?<![a-z]){escaped}(?![a-z])" if word.isascii() else escaped
+def _name(word: str, *, after: str = "") -> str:
+    """``word`` as a pattern that starts with its first character (so that the engine scans for the first
+    characters of all the words instead of trying each at every position), with ``after``, a class, right
+    before it; a Latin code is a whole word: never the end or the start of a longer one (xrmb, hkdx)."""
+    first, rest = re.escape(word[0]), re.escape(word[1:])
+    before = f"(?<={after}{first})" if after else (f"(?<![a-z]{first})" if word.isascii() else "")
+    return f"{first}{before}{rest}" + ("(?![a-z])" if word.isascii() else "")
 
 
-_NAMES = "|".join(_name(n) for n in sorted(CURRENCY_NAMES, key=len, reverse=True))
+_LONGEST_FIRST = sorted(CURRENCY_NAMES, key=len, reverse=True)
+_NAMES = "|".join(_name(n) for n in _LONGEST_FIRST)
 _WORDS = "".join(sorted(CURRENCY_WORDS))
+_FIRST_AFTER_A_NUMBER = "|".join(_name(n, after="[0-9%]") for n in (*_LONGEST_FIRST, *sorted(CURRENCY_WORDS)))
 # A run of currency words right after a number (a name goes whole: 港元, not 港 and 元).
-CURRENCY_RUN = re.compile(f"(?<=[0-9%])(?:{_NAMES}|[{_WORDS}])+")
+CURRENCY_RUN = re.compile(f"(?:{_FIRST_AFTER_A_NUMBER})(?:{_NAMES}|[{_WORDS}])*")
 _NAME_IN_RUN = re.compile(_NAMES)
 # What every match of either has, for a cheap test first.
 _CURRENCY_TRIGGER = re.compile(f"[{_WORDS}幣紙金仔]|hkd|usd|rmb|cny")
