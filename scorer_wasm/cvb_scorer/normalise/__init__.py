@@ -22,11 +22,13 @@ from cvb_scorer.normalise.numerals import (
     CLOCK_TRIGGER,
     COMMA_BETWEEN_RANGE_WORDS,
     EXCEPTION_WORDS,
+    SPOKEN_FORMS_TRIGGER,
     clock_times,
     drop_currency_words,
     fold_numerals,
     join_comma_ranges,
     join_thousands,
+    spoken_forms,
 )
 from cvb_scorer.normalise.text import (
     SPACE,
@@ -97,6 +99,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
     (CLOCK_TRIGGER, clock_times),
+    (SPOKEN_FORMS_TRIGGER, spoken_forms),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for the currency words itself
     (None, nfkc),  # scans for a character NFKC could change itself

@@ -46,7 +46,7 @@ SCORER_EXCEPTION_WORDS: tuple[str, ...] = (
     "一齊", "一啲", "一定", "一樣", "一直", "一般", "一切", "一起", "一路", "一陣", "一下", "一吓", "一於",
     "一係", "一向", "一早", "一味", "一心", "一手", "一生", "一世", "一致", "一律", "一就", "一嚟", "一個人",
     "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "千祈",
-    "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少", "百分百",
+    "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少",
 )  # fmt: skip
 
 
@@ -410,6 +410,42 @@ def clock_times(text: str) -> str:
 def _spoken(match: re.Match[str], minutes: str) -> str:
     end = match.end()
     return spoken_time(match[1], minutes, match.string[end : end + 1]) or match[0]
+
+
+# Hong Kong ways of saying a percentage or an hour, read once the numbers are (the spoken-forms rule): 巴仙
+# after a number is a percent sign (五十巴仙 = 50%), 百分百 is 100%, and 正 after an hour's 點 says nothing more
+# (三點正 = 三點 = 3:00).
+# Removing 正 or writing 百分百 in digits never makes a new number: not beside a numeral, a digit or a point.
+_JOINS = f"[{_NUMERAL_CLASS}{_POINTS}0-9]"
+_SPOKEN_FORMS = re.compile(f"巴(?<=[0-9]巴)仙|正(?<=[0-9]{DECIMAL_WORD}正)(?!{_JOINS})")
+_SPOKEN_AS = {"巴仙": "%", "正": ""}
+SPOKEN_FORMS_TRIGGER = re.compile("[仙百正]")
+_HUNDRED_PERCENT = "百分百"
+
+
+def spoken_forms(text: str) -> str:
+    """50巴仙 → 50%, 百分百 → 100%, 3點正 → 3點."""
+    if _HUNDRED_PERCENT in text:
+        text = _hundred_percent(text)
+    return _SPOKEN_FORMS.sub(lambda m: _SPOKEN_AS[m.group()], text)
+
+
+def _hundred_percent(text: str) -> str:
+    """Each 百分百 as 100%, from the left, unless what is written before it could join a number."""
+    out: list[str] = []
+    pos = 0
+    k = text.find(_HUNDRED_PERCENT)
+    while k != -1:
+        before = text[k - 1] if k > pos else (out[-1][-1] if out else "")
+        if before and ("0" <= before <= "9" or before in NUMERAL_CHARS or before in _POINTS):
+            out.append(text[pos : k + 1])
+            pos = k + 1
+        else:
+            out.append(text[pos:k] + "100%")
+            pos = k + len(_HUNDRED_PERCENT)
+        k = text.find(_HUNDRED_PERCENT, pos)
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def is_range_at(text: str, start: int, end: int) -> bool:

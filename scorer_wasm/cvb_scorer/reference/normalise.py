@@ -203,6 +203,36 @@ def clock_times(text: str) -> str:
     return _replace_each(_replace_each(text, _colon_time_at), _half_past_at)
 
 
+def _joins(ch: str) -> bool:
+    """Whether ``ch`` could join a number beside it: a digit, a numeral or a decimal point."""
+    return "0" <= ch <= "9" or ch in NUMERAL_CHARS or ch in "點点."
+
+
+def spoken_forms(text: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        after_digit = bool(out) and "0" <= out[-1][-1:] <= "9"
+        if text.startswith("巴仙", i) and after_digit:
+            out.append("%")
+            i += 2
+        elif text.startswith("百分百", i) and not (out and _joins(out[-1][-1])):
+            out.append("100%")
+            i += 3
+        elif (
+            text[i] == "正"
+            and len(out) >= 2
+            and out[-1] == DECIMAL_WORD
+            and "0" <= out[-2][-1:] <= "9"
+            and not (i + 1 < len(text) and _joins(text[i + 1]))
+        ):
+            i += 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
 def punctuation(text: str) -> str:
     out: list[str] = []
     n = len(text)
@@ -491,6 +521,19 @@ RULES: tuple[Rule, ...] = (
             "時之後的「點半」就是半點鐘，所以 11:30、十一點半及十一點三十都讀作 11.30；"
             "整點的 11:00 讀作 11點，與十一點相同。數位、圓點與冒號連成更長一串時（11:30:15），"
             "冒號不當作鐘點。"
+        ),
+    ),
+    Rule(
+        "spoken-forms",
+        Side.BOTH,
+        "Hong Kong ways of saying a percentage or an hour read as the number they say, once the numbers are "
+        "read: 巴仙 after a number is a percent sign, 百分百 is 100%, and 正 after an hour's 點 says nothing "
+        "more (三點正 is 三點, which is 3:00).",
+        (("五十巴仙", "50%"), ("百分百", "100%"), ("三點正", "3點"), ("3:00", "3點"), ("正嘢", "正嘢")),
+        spoken_forms,
+        zh=(
+            "香港說百分比及鐘點的方式，在數字讀過之後，照它所說的數讀：數字之後的「巴仙」是百分號，"
+            "「百分百」是 100%，時之後的「點正」與「點」相同（三點正 即 三點，亦即 3:00）。"
         ),
     ),
     Rule(
