@@ -23,15 +23,16 @@ sys.path.insert(0, str(ROOT))
 
 from publish import publish  # noqa: E402
 
+from generator.kit_servers import CONFIG, LANGUAGES, kit_server, run  # noqa: E402
+from starter_kit.connection_test.bundle import settings_from_config  # noqa: E402
 from starter_kit.connection_test.client import run_items  # noqa: E402
 from starter_kit.connection_test.clips import load_clips  # noqa: E402
 from starter_kit.protocol.machine import PILLARS, Item, Verdict  # noqa: E402
-from tests.starter_kit.kit_process import LANGUAGES, kit_server, run  # noqa: E402
-from tests.starter_kit.protocol_support import SETTINGS  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results" / "connection_test.json"
 ROUNDS = 5
 CONCURRENCY = 2
+SETTINGS = settings_from_config(CONFIG)
 
 
 def figures(verdict: Verdict) -> dict[str, float]:

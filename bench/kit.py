@@ -6,6 +6,12 @@ to turn_done, a conversation's end_of_utterance to speaking, barge_in to turn_do
 speaking in real time: speaking after the model's first audio frame (the server's own monotonic trace), barge_in
 to turn_done and the audio frames sent after barge_in, and a second connection's handshake while the first
 connection's model thinks. Medians in milliseconds, with the load average before and after.
+
+`--cpu-bound` instead runs the connection test over the built-in clips (unpaced) against each server with a
+stub that computes for CPU_S seconds (STUB_CPU_S), at concurrency 1 and 3, with the models off the event loop
+(Python MODEL_PROCESSES=3, Node MODEL_THREADS) and on it (the default), and reports per pillar and language
+the response times (end of utterance, or hello for speech, to the first reply) and the yield times (barge_in to
+turn_done), median and worst, with the failures: bench/results/kit_cpu_bound.json.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from publish import publish  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from tests.starter_kit.kit_process import (  # noqa: E402
+from generator.kit_servers import (  # noqa: E402
     AUDIO,
     CONFIG,
     LANGUAGES,
@@ -39,8 +45,16 @@ from tests.starter_kit.kit_process import (  # noqa: E402
     receive_until,
     run,
 )
+from starter_kit.connection_test.bundle import settings_from_config  # noqa: E402
+from starter_kit.connection_test.client import RunResult, run_items  # noqa: E402
+from starter_kit.connection_test.clips import load_clips  # noqa: E402
+from starter_kit.protocol.machine import PILLARS, Item  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results" / "kit.json"
+CPU_OUT = OUT.with_name("kit_cpu_bound.json")
+CPU_S = "2"
+CONCURRENCIES = (1, 3)
+OFF_THE_LOOP = {"python": {"MODEL_PROCESSES": "3"}, "node": {"MODEL_THREADS": "1"}}
 ROUNDS = 7
 FRAME = bytes(AUDIO.frame_bytes)
 MS = 1e6
@@ -124,7 +138,64 @@ def medians(samples: list[dict[str, float]]) -> dict[str, float]:
     return {key: round(statistics.median(s[key] for s in samples), 2) for key in samples[0]}
 
 
+def per_pillar(result: RunResult) -> dict[str, dict[str, Any]]:
+    figures: dict[str, dict[str, Any]] = {}
+    for pillar in PILLARS:
+        verdicts = [v for v in result.verdicts if v.pillar == pillar]
+        responses = [v.timings.response_ms for v in verdicts if v.timings.response_ms is not None]
+        yields = [v.timings.barge_in_to_turn_done_ms for v in verdicts if v.timings.barge_in_to_turn_done_ms]
+        figures[pillar] = {
+            "passed": f"{sum(v.passed for v in verdicts)}/{len(verdicts)}",
+            "failures": sorted({v.failure.code for v in verdicts if v.failure}),
+            "response_ms_median": round(statistics.median(responses), 1) if responses else None,
+            "response_ms_worst": round(max(responses), 1) if responses else None,
+            "yield_ms_median": round(statistics.median(yields), 1) if yields else None,
+            "yield_ms_worst": round(max(yields), 1) if yields else None,
+        }
+    return figures
+
+
+def cpu_bound() -> None:
+    load_before = os.getloadavg()
+    settings = settings_from_config(CONFIG)
+    out: dict[str, Any] = {
+        "stub_cpu_s": float(CPU_S),
+        "load_average_before": [round(x, 2) for x in load_before],
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        for language in LANGUAGES:
+            for mode, extra in (("off_the_loop", OFF_THE_LOOP[language]), ("default", {})):
+                place = Path(folder) / f"{language}-{mode}"
+                place.mkdir()
+                with kit_server(language, place, env={"STUB_CPU_S": CPU_S, **extra}) as server:
+                    clips = load_clips(
+                        place / "clips", settings=settings, shortest=settings.connection_test_clips
+                    )
+                    items = [Item(pillar, clip) for pillar in PILLARS for clip in clips]
+                    for concurrency in CONCURRENCIES:
+                        started = time.monotonic()
+                        result = asyncio.run(  # no overall timeout: a stalled server is a figure here
+                            run_items(
+                                items,
+                                server.url,
+                                settings=settings,
+                                concurrency=concurrency,
+                                paced=False,
+                                insecure=True,
+                            )
+                        )
+                        out[f"{language} {mode} concurrency {concurrency}"] = {
+                            "wall_s": round(time.monotonic() - started, 1),
+                            **per_pillar(result),
+                        }
+    out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    publish(CPU_OUT, out)
+
+
 def main() -> None:
+    if "--cpu-bound" in sys.argv[1:]:
+        cpu_bound()
+        return
     load_before = os.getloadavg()
     slow: dict[str, list[dict[str, float]]] = {language: [] for language in LANGUAGES}
     second: dict[str, list[dict[str, float]]] = {language: [] for language in LANGUAGES}

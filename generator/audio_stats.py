@@ -39,6 +39,12 @@ def clip_stats(config: Config, path: Path, *, raw: bool) -> AudioStats:
         raise AudioError(f"{path} is a directory; pass the path of one clip.") from None
     except OSError as exc:
         raise AudioError(f"{path} cannot be read ({exc.strerror}).") from None
+    if raw and data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        # Read as samples, the header would pass for a few milliseconds of audio and skew every measure.
+        raise AudioError(
+            f"{path} is a WAV file (it starts with a RIFF/WAVE header), and --raw reads headerless PCM; "
+            "leave out --raw to read it as a WAV file."
+        )
     audio = audio_format(config)
     pcm = data if raw else wav_pcm(data, audio, name=str(path))
     return measure(pcm, audio, measure_settings(config), name=str(path))
@@ -56,7 +62,8 @@ def stats_text(config: Config, path: Path, stats: AudioStats) -> str:
             f"{stats.frames} frames of {settings.frame_ms} ms",
             f"  median frame level  {_db(stats.median_level_dbfs)}",
             f"  noise floor         {_db(stats.noise_floor_dbfs)} "
-            f"(the {settings.noise_floor_percentile:g}th percentile of frame levels, digital silence left out)",
+            f"(the {settings.noise_floor_percentile:g}th percentile of frame levels by nearest rank, "
+            "digital silence left out)",
             f"  digital silence     {stats.silence_runs} run(s), longest {stats.longest_silence_s:.3f} s "
             f"(exact zeros for at least {settings.digital_silence_min_ms} ms)",
             f"  clipped samples     {stats.clipped_share:.4%} at full scale",

@@ -15,9 +15,13 @@ from pathlib import Path
 import jinja2
 
 from generator.build import render_all
+from generator.config import Config
 from generator.pages.editions import zh_number_words
 from generator.paths import Layout
+from generator.pdf.html import markdown_html
 from generator.pdf.issue import print_dir
+from generator.publication.rendering import markdown_leftovers
+from generator.publication.sources import html_text
 from generator.render import MARK_CLOSE, MARK_OPEN, environment
 from generator.rules_export import scoring_rules_json
 from generator.template_expressions import ExpressionProblem, scan_expressions
@@ -37,6 +41,7 @@ ALLOWED_LITERALS: tuple[tuple[str, str], ...] = (
     (r"\(\*i\* \+ 1\)", "the index of the next frame in a formula"),
     (r"\(1 − ", "one minus a rate in a formula"),
     (r"\bprocess\.exit\(1\)", "the exit status of a program that failed"),
+    (r"\bpython3\b", "the name of the Python command on Debian and Ubuntu"),
 )
 _ALLOWED = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ALLOWED_LITERALS))
 
@@ -185,11 +190,11 @@ def scan_zh_output(text: str, shown: str, avoid: Mapping[str, str]) -> Iterator[
                 )
 
 
-def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]:
+def check(layout: Layout, *, config_dir: Path | None = None, results: Path | None = None) -> list[Provenance]:
     problems: list[Provenance] = []
     problems += template_problems(layout)
     try:
-        rendered = render_all(layout, config_dir=config_dir, mark=True)
+        rendered = render_all(layout, config_dir=config_dir, mark=True, results=results)
     except (TypeError, jinja2.TemplateError) as exc:
         # A template the expression scan already refused may not render at all; report both, not a traceback.
         where = getattr(exc, "filename", None) or "a template"
@@ -211,8 +216,50 @@ def check(layout: Layout, *, config_dir: Path | None = None) -> list[Provenance]
         problems += scan_zh_output(text, f"rendered Chinese page {name}", avoid)
     for name, text in rendered.kit.items():
         problems += scan_output(text, f"rendered starter-kit file {name}")
+    for edition, pages in (("", rendered.pages), ("Chinese ", rendered.zh_pages)):
+        for name, text in pages.items():
+            problems += rendering_problems(text, f"rendered {edition}page {name}")
     problems += packaged_rules_drift(layout, scoring_rules_json(rendered.config))
+    problems += pool_problems(layout, rendered.config, results or layout.root / "results" / "example")
     return problems
+
+
+def pool_problems(layout: Layout, config: Config, folder: Path) -> list[Provenance]:
+    """Each round's pool holds rounds.pool_size clips: the pages state the exposure of an entrant's runs from
+    that size, so a pool of another size makes the stated share wrong."""
+    problems: list[Provenance] = []
+    for path in sorted((folder / "pools").glob("*.jsonl")) if (folder / "pools").is_dir() else []:
+        clips = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+        shown = str(path.relative_to(layout.root)) if path.is_relative_to(layout.root) else str(path)
+        if clips != config.rounds.pool_size:
+            problems.append(
+                Provenance(
+                    shown,
+                    1,
+                    f"{clips} clips",
+                    f"the pool holds {clips} clips but rounds.pool_size is {config.rounds.pool_size}; the "
+                    "exposure the methodology states comes from rounds.pool_size, so make them agree",
+                )
+            )
+        if config.rounds.held_out_size >= clips:
+            problems.append(
+                Provenance(
+                    shown,
+                    1,
+                    f"{clips} clips",
+                    f"rounds.held_out_size ({config.rounds.held_out_size}) is not fewer than the pool's clips",
+                )
+            )
+    return problems
+
+
+def rendering_problems(markdown_text: str, shown: str) -> list[Provenance]:
+    """Markdown a page's renderer left as text (a table that lost its blank line reads as pipes)."""
+    html, _ = markdown_html(markdown_text.replace(MARK_OPEN, "").replace(MARK_CLOSE, ""), anchor_prefix="")
+    return [
+        Provenance(shown, found.line, found.text, f"{found.what} is left as text; the page shows Markdown")
+        for found in markdown_leftovers(html_text(html, code=False))
+    ]
 
 
 PACKAGED_RULES = Path("scorer_wasm/cvb_scorer/data/scoring_rules.json")

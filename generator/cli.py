@@ -17,6 +17,8 @@ from generator.config import ConfigError, load_config
 from generator.paths import Layout
 from generator.review import cli as review_cli
 from generator.rules_export import scoring_rules_json, write_rules
+from runner.cli import DESCRIPTION as RUN_DESCRIPTION
+from runner.cli import add_arguments as add_run_arguments
 from starter_kit.connection_test.cli import DESCRIPTION, add_arguments
 
 
@@ -39,7 +41,7 @@ def _build(args: argparse.Namespace, layout: Layout) -> int:
 def _check(args: argparse.Namespace, layout: Layout) -> int:
     from generator.publication.report import run_check
 
-    return run_check(layout, config_dir=args.config, site=args.site)
+    return run_check(layout, config_dir=args.config, site=args.site, results=args.results)
 
 
 def _rules(args: argparse.Namespace, layout: Layout) -> int:
@@ -51,34 +53,20 @@ def _rules(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
-def _watched_state(layout: Layout, config: Path) -> dict[Path, float]:
-    roots = [
-        config,
-        layout.root / "docs",
-        layout.kit_templates,
-        layout.editor_web,
-        layout.mkdocs_config,
-        layout.root / "results",
-    ]
-    state: dict[Path, float] = {}
-    for root in roots:
-        paths = [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file()]
-        for path in paths:
-            state[path] = path.stat().st_mtime
-    return state
-
-
 def _serve(args: argparse.Namespace, layout: Layout) -> int:
+    from watchdog.events import FileSystemEvent, FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    from generator import serve
     from generator.build import build_site
 
     site_url = f"http://127.0.0.1:{args.port}/"
     config_dir = args.config or layout.config
-    from generator.serve import SiteHandler
-
+    target = (args.out or layout.site).resolve()
     # The address is taken before the build (seconds), so that a port in use is said at once, not after it;
     # nothing is answered until serve_forever, by when the handler names the built directory.
     try:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), SiteHandler)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), serve.SiteHandler)
     except OSError as exc:
         print(
             f"cvb serve: cannot listen on 127.0.0.1:{args.port} ({exc.strerror}); another server may be using "
@@ -86,40 +74,71 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
             file=sys.stderr,
         )
         return 2
-    # Read before the first build, not after it is served: a change made while it builds, or the moment
-    # "Serving" is printed, is then a change, not the state it started from (the serve test once edited the
-    # config before a busy machine had read it, and the site was never rebuilt).
-    seen = _watched_state(layout, config_dir)
+    changed = threading.Event()
+
+    class Changed(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            changed.set()
+
+    # Watched before the first build, and its inputs read before it: a change made while it builds is then a
+    # change, not the state it started from.
+    observer = Observer()
+    for root in serve.watched_roots(layout, config_dir):
+        if root.exists():
+            observer.schedule(Changed(), str(root if root.is_dir() else root.parent), recursive=root.is_dir())
+    observer.start()
+    code = serve.code_digest()
+
+    def inputs() -> str:
+        return serve.inputs_digest(layout, config_dir, code=code, site_url=site_url)
+
+    def build(digest: str) -> None:
+        build_site(layout, out=target, config_dir=args.config, site_url=site_url)
+        serve.record_build(layout, target, digest)
+
+    seen = inputs()
     try:
-        target = build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
+        fresh = serve.is_up_to_date(layout, target, seen)
+        if not fresh:
+            build(seen)
     except BaseException:
+        observer.stop()
         server.server_close()
         raise
     # Precompressed copies with Content-Encoding, the runtime kept as immutable: as a static host should.
-    server.RequestHandlerClass = functools.partial(SiteHandler, directory=str(target))
+    server.RequestHandlerClass = functools.partial(serve.SiteHandler, directory=str(target))
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    note = " (up to date with its inputs, not rebuilt)" if fresh else ""
     print(
-        f"Serving {target} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a template changes."
+        f"Serving {target}{note} at http://127.0.0.1:{server.server_port}/ ; rebuilding when the config or a "
+        "template changes.",
+        flush=True,
     )
     try:
         while True:
-            time.sleep(1)
-            now = _watched_state(layout, config_dir)
-            if now != seen:
-                seen = now
-                try:
-                    build_site(layout, out=args.out, config_dir=args.config, site_url=site_url)
-                    print("Rebuilt.", flush=True)
-                except (
-                    ConfigError,
-                    FileNotFoundError,
-                    SiteGeneratorError,
-                    StaleWheelError,
-                    BadRecordsError,
-                ) as exc:
-                    print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
+            # A timeout, so that Ctrl-C is seen on every platform; a change sets the event at once.
+            if not changed.wait(timeout=1.0):
+                continue
+            changed.clear()
+            now = inputs()
+            if now == seen:
+                continue  # a file touched but not changed, or the build's own folder appearing beside site/
+            seen = now
+            try:
+                build(now)
+                print("Rebuilt.", flush=True)
+            except (
+                ConfigError,
+                FileNotFoundError,
+                SiteGeneratorError,
+                StaleWheelError,
+                BadRecordsError,
+            ) as exc:
+                print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
     except KeyboardInterrupt:
         server.shutdown()
+    finally:
+        observer.stop()
     return 0
 
 
@@ -168,6 +187,12 @@ def _audio_stats(args: argparse.Namespace, layout: Layout) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace, layout: Layout) -> int:
+    from runner.cli import run
+
+    return run(args, config=load_config(args.config or layout.config))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="cvb", description="Build the Cantonese Voice Benchmark site from its config."
@@ -181,7 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the address the site will be served from (default: the config's urls.base)",
     )
-    build.add_argument("--results", type=Path, default=None, help="run records (default: results/example/)")
+    build.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="run records (default: $CVB_RESULTS, else none; results/example builds the example board)",
+    )
     build.add_argument(
         "--without-bad-records",
         action="store_true",
@@ -192,6 +222,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--site",
         default=None,
         help="a published site to compare, a folder or a URL (default: the build in site/)",
+    )
+    check.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="the run records the site was built with (the same option as build's)",
     )
     serve = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
     serve.add_argument("--out", type=Path, default=None)
@@ -219,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     audio_stats.add_argument("--json", action="store_true", help="print one JSON object")
     issue_cli.add_parser(sub)
+    add_run_arguments(
+        sub.add_parser("run", help="run scored runs and write their records", description=RUN_DESCRIPTION)
+    )
     args = parser.parse_args(argv)
     layout = Layout()
     handlers = {"build": _build, "check": _check, "serve": _serve, "rules": _rules, "review": _review}
@@ -226,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers["audio-stats"] = _audio_stats
     handlers["issue"] = issue_cli.run
     handlers["draw"] = _draw
+    handlers["run"] = _run
     try:
         return handlers[args.command](args, layout)
     except ConfigError as exc:

@@ -17,6 +17,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     new = actions.add_parser("new", help="add an issue to platform.yaml and print its PDFs")
     new.add_argument("--date", required=True, help="the issue date, YYYY-MM-DD")
     new.add_argument("--summary", required=True, help="one sentence: what changed")
+    new.add_argument(
+        "--protocol", default=None, help="cut the issue with this new protocol version (sets protocol.yaml)"
+    )
+    new.add_argument(
+        "--scoring-version",
+        default=None,
+        help="cut the issue with this new scoring version (sets scoring.yaml's current_scoring_version)",
+    )
     pdf = actions.add_parser(
         "pdf", help="print a past issue from the commit that cut it and check its hashes"
     )
@@ -42,7 +50,15 @@ def run(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def _new(args: argparse.Namespace, layout: Layout) -> int:
-    issue = cut_issue(layout, issued_text=args.date, summary=args.summary, config_dir=args.config)
+    cut = cut_issue(
+        layout,
+        issued_text=args.date,
+        summary=args.summary,
+        config_dir=args.config,
+        protocol=args.protocol,
+        scoring_version=args.scoring_version,
+    )
+    issue = cut.issue
     folder = issue_folder(layout, issue.issued.isoformat())
     print(
         f"Issue {issue.issued.isoformat()} added (protocol v{issue.protocol}, scoring version "
@@ -50,7 +66,11 @@ def _new(args: argparse.Namespace, layout: Layout) -> int:
     )
     for name, digest in sorted(issue.pdfs.items()):
         print(f"  {name}  sha256 {digest}")
-    print("Commit platform_config/platform.yaml now: that commit is the one `cvb issue pdf` rebuilds from.")
+    print(
+        f"It wrote {', '.join(cut.written)}. Commit exactly these now (that commit is the one `cvb issue pdf` "
+        "prints the issue again from):"
+    )
+    print(f"  {cut.command}")
     return 0
 
 

@@ -13,18 +13,21 @@ import datetime as dt
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import yaml
 
 from generator.atomic import swap_in
 from generator.config import Config, ConfigError, load_config
+from generator.issue_state import PLATFORM_FILE, config_sha256
 from generator.paths import Layout
 
-PLATFORM_FILE = "platform.yaml"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -39,6 +42,8 @@ class NewIssue:
     scoring_version: str
     summary: str
     pdfs: dict[str, str]
+    config_sha256: str | None = None
+    commit: str | None = None
 
 
 def parse_date(text: str) -> dt.date:
@@ -70,6 +75,10 @@ def entry_text(issue: NewIssue) -> str:
         f"    scoring_version: {json.dumps(issue.scoring_version)}",
         f"    summary: {json.dumps(issue.summary, ensure_ascii=False)}",
     ]
+    if issue.config_sha256:
+        lines.append(f"    config_sha256: {json.dumps(issue.config_sha256)}")
+    if issue.commit:
+        lines.append(f"    commit: {json.dumps(issue.commit)}")
     if issue.pdfs:
         lines.append("    pdfs:")
         lines += [f"      {name}: {json.dumps(digest)}" for name, digest in sorted(issue.pdfs.items())]
@@ -96,10 +105,11 @@ def with_issue(text: str, issue: NewIssue) -> str:
     return "".join([*lines[:end], entry_text(issue), *lines[end:]])
 
 
-def _config_copy(config_dir: Path, text: str, into: Path) -> Path:
+def _config_copy(config_dir: Path, texts: dict[str, str], into: Path) -> Path:
     folder = into / "config"
     shutil.copytree(config_dir, folder)
-    (folder / PLATFORM_FILE).write_text(text, encoding="utf-8")
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
     return folder
 
 
@@ -107,37 +117,137 @@ def issue_folder(layout: Layout, issued: str) -> Path:
     return layout.root / "build" / "issues" / issued
 
 
-def cut_issue(layout: Layout, *, issued_text: str, summary: str, config_dir: Path | None = None) -> NewIssue:
-    """Add the issue to platform.yaml and print its PDFs into build/issues/DATE/; nothing changes on error."""
+# The one line each version lives on: protocol.yaml's `version` and scoring.yaml's `current_scoring_version`.
+VERSION_LINES = {
+    "protocol": ("protocol.yaml", "version"),
+    "scoring": ("scoring.yaml", "current_scoring_version"),
+}
+
+
+def with_version(text: str, key: str, version: str) -> str:
+    """A file's text with its top-level `key:` line set to `version`; every other line is kept as it was."""
+    pattern = re.compile(rf"^{re.escape(key)}:.*$", re.MULTILINE)
+    if not pattern.search(text):
+        raise IssueError(f"There is no top-level `{key}:` line to set to {version!r}.")
+    return pattern.sub(f"{key}: {json.dumps(version)}", text, count=1)
+
+
+def version_in(text: str, key: str) -> str:
+    """The version a file's text names on its `key:` line (read as YAML, so quoting does not matter)."""
+    match = re.search(rf"^{re.escape(key)}:.*$", text, re.MULTILINE)
+    if match is None:
+        raise IssueError(f"There is no top-level `{key}:` line.")
+    return str(yaml.safe_load(match.group(0))[key])
+
+
+def dirty_files(root: Path) -> list[str]:
+    """Files git would commit or has not been told to ignore: an issue cut from these is not reproducible."""
+    status = _git(root, "status", "--porcelain", "--untracked-files=all")
+    return [line[3:] for line in status.splitlines() if line.strip()]
+
+
+def commit_command(files: list[str], issued: str, summary: str) -> str:
+    """The exact command that commits everything a cut wrote, and nothing else."""
+    quoted = " ".join(shlex.quote(f) for f in files)
+    message = shlex.quote(f"Issue {issued}: {summary}")
+    return f"git add {quoted} && git commit -m {message} -- {quoted}"
+
+
+@dataclass(frozen=True)
+class Cut:
+    issue: NewIssue
+    written: list[str]  # the repository files the cut wrote, relative to its root
+    command: str  # the commit command covering exactly those
+
+
+def cut_issue(
+    layout: Layout,
+    *,
+    issued_text: str,
+    summary: str,
+    config_dir: Path | None = None,
+    protocol: str | None = None,
+    scoring_version: str | None = None,
+) -> Cut:
+    """Add the issue to platform.yaml (and set a new protocol or scoring version, if given, in the same cut),
+    print its PDFs into build/issues/DATE/, and say how to commit it. Refused from a working tree with changes:
+    the record pins the commit, so the tree must be that commit. Nothing changes on error."""
     from generator.pdf.issue import build_issue_pdfs
 
-    folder = config_dir or layout.config
-    config = load_config(folder)
+    folder = (config_dir or layout.config).resolve()
     issued = parse_date(issued_text)
-    check_new(config, issued, summary)
-    issue = NewIssue(
-        issued, config.protocol.version, config.scoring.current_scoring_version, summary.strip(), {}
+    dirty = dirty_files(layout.root)
+    if dirty:
+        shown = ", ".join(dirty[:10]) + (f" and {len(dirty) - 10} more" if len(dirty) > 10 else "")
+        raise IssueError(
+            f"The working tree has changes ({shown}); commit or remove them first, so the issue is cut from a "
+            "commit and can be printed again from it."
+        )
+    head = _git(layout.root, "rev-parse", "HEAD").strip()
+    texts = {
+        name: (folder / name).read_text(encoding="utf-8")
+        for name in (PLATFORM_FILE, "protocol.yaml", "scoring.yaml")
+    }
+    for (name, key), version in (
+        (VERSION_LINES["protocol"], protocol),
+        (VERSION_LINES["scoring"], scoring_version),
+    ):
+        if version is not None:
+            if not version.strip():
+                raise IssueError(f"The new version for {name} is empty.")
+            texts[name] = with_version(texts[name], key, version.strip())
+    record = NewIssue(
+        issued,
+        version_in(texts["protocol.yaml"], "version"),
+        version_in(texts["scoring.yaml"], "current_scoring_version"),
+        summary.strip(),
+        {},
+        commit=head,
     )
-    original = (folder / PLATFORM_FILE).read_text(encoding="utf-8")
+    if not record.summary:
+        raise IssueError("The new issue needs a summary of what changed (--summary).")
+    recorded = (yaml.safe_load(texts[PLATFORM_FILE]) or {}).get("issues") or []
+    latest = recorded[-1].get("issued") if recorded and isinstance(recorded[-1], dict) else None
+    if isinstance(latest, dt.date) and issued <= latest:
+        raise IssueError(
+            f"The new issue must be dated after the latest issue ({latest.isoformat()}), "
+            f"and {issued.isoformat()} is not."
+        )
+    original = texts[PLATFORM_FILE]
     out = issue_folder(layout, issued.isoformat())
     with tempfile.TemporaryDirectory(prefix="cvb-issue-") as tmp:
-        draft = _config_copy(folder, with_issue(original, issue), Path(tmp))
-        load_config(draft)  # the record as the organiser will see it must load before anything is printed
+        draft_texts = {**texts, PLATFORM_FILE: with_issue(original, record)}
+        # The record as the organiser will see it must load before anything is printed (a version bump loads
+        # only with its record: that is why both are made here, together).
+        draft = load_config(_config_copy(folder, draft_texts, Path(tmp) / "draft"))
+        record = replace(record, config_sha256=config_sha256(draft))
+        draft_dir = _config_copy(
+            folder, {**texts, PLATFORM_FILE: with_issue(original, record)}, Path(tmp) / "pinned"
+        )
         printed = Path(tmp) / "pdf"
-        artefacts = build_issue_pdfs(layout, printed, config_dir=draft)
-        issue = NewIssue(**{**issue.__dict__, "pdfs": {a.name: a.sha256 for a in artefacts}})
-        final = with_issue(original, issue)
+        artefacts = build_issue_pdfs(layout, printed, config_dir=draft_dir)
+        record = replace(record, pdfs={a.name: a.sha256 for a in artefacts})
+        final = {**texts, PLATFORM_FILE: with_issue(original, record)}
         load_config(_config_copy(folder, final, Path(tmp) / "final"))
         out.parent.mkdir(parents=True, exist_ok=True)
         staged = Path(tempfile.mkdtemp(prefix=".issue-", dir=out.parent))
         for artefact in artefacts:
             shutil.copy2(artefact.path, staged / artefact.name)
         swap_in(staged, out)
-        # Last: the record is written only once its PDFs exist.
-        partial = folder / f".{PLATFORM_FILE}.new"
-        partial.write_text(final, encoding="utf-8")
-        partial.replace(folder / PLATFORM_FILE)
-    return issue
+        # Last: the files are written only once the PDFs exist, each replaced whole.
+        written = []
+        for name, text in final.items():
+            if text == (folder / name).read_text(encoding="utf-8"):
+                continue
+            partial = folder / f".{name}.new"
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(folder / name)
+            written.append(_shown(layout.root, folder / name))
+    return Cut(record, written, commit_command(written, issued.isoformat(), record.summary))
+
+
+def _shown(root: Path, path: Path) -> str:
+    return str(path.relative_to(root.resolve())) if path.is_relative_to(root.resolve()) else str(path)
 
 
 @dataclass(frozen=True)
@@ -161,15 +271,16 @@ def _git(root: Path, *args: str) -> str:
     return done.stdout
 
 
-def cutting_commit(root: Path, issued: str) -> str:
-    """The first commit whose platform.yaml holds the issue record dated `issued`."""
+def cutting_commit(root: Path, issued: str, pdfs: dict[str, str]) -> str:
+    """The first commit whose platform.yaml holds the issue record dated `issued` with these PDF hashes (an
+    issue first recorded without hashes got them in a later commit, which is the one its PDFs come from)."""
     found = _git(
         root,
         "log",
         "--reverse",
         "--format=%H",
         "-S",
-        f"issued: {issued}",
+        sorted(pdfs.values())[0],
         "--",
         f"platform_config/{PLATFORM_FILE}",
     ).split()
@@ -192,7 +303,7 @@ def regenerate(layout: Layout, issued_text: str, *, out: Path | None = None) -> 
         raise IssueError(
             f"The issue dated {issued} was cut before PDFs were recorded, so there is nothing to match."
         )
-    commit = cutting_commit(layout.root, issued)
+    commit = cutting_commit(layout.root, issued, record.pdfs)
     target = out or issue_folder(layout, issued)
     with tempfile.TemporaryDirectory(prefix="cvb-issue-pdf-") as tmp:
         tree = Path(tmp) / "tree"

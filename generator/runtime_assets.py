@@ -7,7 +7,7 @@ without asking the network, and a rebuilt file gets a new address instead of a s
 kept (a wheel's name is its metadata for Pyodide; Pyodide finds its own files by name beside pyodide.mjs), so
 Pyodide's files share one folder, named by the hash of all of them together.
 
-Pure: bytes' digests in, addresses out. The build copies the files (generator/build.py).
+Pure: bytes' digests in, addresses out. The build copies the files (generator/site_build/assets.py).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import yaml
 from generator.config import Config, ConfigError
 from generator.config.invariants import Finding
 from generator.config.localise import view_words
+from generator.pdf.glyphs import visible_examples
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def stale_wheel_problem(wheel: ScorerWheel, expected_rules: str) -> str | None:
 def normalisation_rows() -> list[dict[str, str]]:
     from cvb_scorer.normalise import rules_table
 
-    return [dict(row) for row in rules_table()]
+    # Examples whose sides look alike (an invisible character, a glyph variant) show their code points.
+    return [{**row, "examples": visible_examples(row["name"], row["examples"])} for row in rules_table()]
 
 
 def number_weight_rows() -> list[dict[str, str]]:

@@ -4,8 +4,10 @@ Each round of platform.yaml gets its own fictional pool (pools/<round>.jsonl, no
 rounds draw from separate pools). Every record is made from a seeded draw of its round's pool with the config's
 draw size and strata, exactly as a real run would be recorded, so the build's checks (the draw its seed
 reconstructs from that round's pool, clip counts, finality) apply to them unchanged. The example runs are all in
-the last round, the one that produces the published standing. Re-run after changing the draw in
-platform_config/rounds.yaml or the rounds in platform_config/platform.yaml:
+the last round, the one that produces the published standing. The folder says it is example data (entrants.yaml:
+``example: true``), so a board built from it (only on request: ``cvb build --results results/example``) carries
+an example-data banner on every page. Re-run after changing the draw in platform_config/rounds.yaml or the rounds
+in platform_config/platform.yaml:
 
     .venv/bin/python tools/make_example_results.py
 """
@@ -122,7 +124,12 @@ def main() -> int:
         )
     round_id = config.platform.rounds[-1].id
     pool = pools[round_id]
-    entrants = ["# Fictional entrants for the example board; none of them exists.", "entrants:"]
+    entrants = [
+        "# Fictional entrants for the example board; none of them exists. A board built from this folder says on",
+        "# every page that it shows example data, and asks search engines not to index it.",
+        "example: true",
+        "entrants:",
+    ]
     for ex in EXAMPLES:
         entrants.append(f"  - id: {ex.id}\n    codename: {ex.codename}")
         if ex.name:

@@ -57,10 +57,12 @@ if (failures.length) {
 const pairs = JSON.parse(readFileSync(warmUpFile, "utf-8"));
 pyodide.runPython(`
 def _cvb_warm_up(pairs):
-    from cvb_scorer.view import render_view
+    # The worker's module (cvb_scorer.browser) is imported here, so that it is in the saved memory.
+    from cvb_scorer.browser import Keystrokes
 
+    keystrokes = Keystrokes()
     for reference, hypothesis in pairs:
-        render_view(reference=reference, hypothesis=hypothesis).to_editor_json()
+        keystrokes.whole(reference, hypothesis)
 
 _cvb_warm_up(${JSON.stringify(pairs)})
 del _cvb_warm_up
@@ -81,21 +83,21 @@ const restored = await withMemoryOf(snapshotHeapBytes(memory), () => loadPyodide
 // The worker answers keystrokes before it installs any wheel's files (they live outside the saved memory), so
 // the keystroke path must run on the modules in memory alone: the drawing, its details and the whole view,
 // with and without the MER drawing, on a pair that needs the converter, numerals and English words, in the
-// scorer's English and in words a page sends (data-cvb-view-text, read from JSON).
+// scorer's English and in words a page sends (data-cvb-view-text, read from JSON), through the worker's own
+// module (cvb_scorer.browser).
 try {
   restored.runPython(`
 import json as _cvb_json
-from cvb_scorer.view import render_editor_parts as _cvb_parts, render_view as _cvb_view
-from cvb_scorer.view_text import ENGLISH as _cvb_english, view_text_from_json as _cvb_words
+from cvb_scorer.browser import Keystrokes as _cvb_keystrokes
+from cvb_scorer.view_text import ENGLISH as _cvb_english
 
+_cvb_k = _cvb_keystrokes()
 for _cvb_mer in (False, True):
-    for _cvb_text in (_cvb_english, _cvb_words(_cvb_json.dumps(_cvb_english.as_mapping()))):
-        _cvb_p = _cvb_parts(
-            reference="头发這個e-mail 9876十五號", hypothesis="頭髮这个email 九八七六15号", mer=_cvb_mer, text=_cvb_text
-        )
-        _cvb_p.first, _cvb_p.rest()
-    _cvb_view(reference="头发這個", hypothesis="頭髮这个 okay", mer=_cvb_mer).to_editor_json()
-del _cvb_json, _cvb_parts, _cvb_view, _cvb_english, _cvb_words, _cvb_mer, _cvb_text, _cvb_p
+    for _cvb_text in (None, _cvb_json.dumps(_cvb_english.as_mapping())):
+        _cvb_k.first("头发這個e-mail 9876十五號", "頭髮这个email 九八七六15号", mer=_cvb_mer, text=_cvb_text)
+        _cvb_k.rest()
+    _cvb_k.whole("头发這個", "頭髮这个 okay", mer=_cvb_mer)
+del _cvb_json, _cvb_keystrokes, _cvb_english, _cvb_k, _cvb_mer, _cvb_text
 `);
 } catch (error) {
   const last = String(error?.message ?? error).trim().split("\n").pop();

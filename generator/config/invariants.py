@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from generator.config.errors import ConfigProblem, KeyPath
-from generator.config.load import Config
+from generator.config.localise import TBA_TERM, zh_text_problems
 from generator.config.models import PartialDate, PluralText
 from generator.config.source import SourceFile
+from generator.config.validated import Config
 
 WEIGHT_TOLERANCE = 1e-9
 
@@ -28,6 +30,10 @@ class Finding:
 
 
 def find_problems(config: Config) -> list[Finding]:
+    # A misspelt pillar in scoring.yaml makes every other file's pillar unknown; say only what is wrong.
+    renamed = list(_misspelt_pillars(config))
+    if renamed:
+        return renamed
     return [
         *_pillars(config),
         *_weights(config),
@@ -51,9 +57,6 @@ _CJK_SPACE = re.compile(
 
 
 def _glossary(config: Config) -> Iterator[Finding]:
-    # Imported here: localise reads Config from load, as this module does.
-    from generator.config.localise import TBA_TERM, zh_text_problems
-
     glossary = config.glossary
     if TBA_TERM not in glossary.terms:
         yield Finding(
@@ -140,6 +143,31 @@ def _sums_to_one(values: Mapping[str, float]) -> bool:
 def _percent_list(values: Mapping[str, float]) -> str:
     listed = ", ".join(f"{name} {value:g}" for name, value in values.items())
     return f"{listed} (sum {sum(values.values()):g})"
+
+
+def _misspelt_pillars(config: Config) -> Iterator[Finding]:
+    """A pillar scoring.yaml defines that no other file names, beside a name the others use and scoring.yaml
+    lacks, spelt nearly alike: the definition is the one line that is wrong."""
+    known = set(config.scoring.pillars)
+    used: dict[str, set[str]] = {}
+    for name in config.protocol.clock:
+        used.setdefault(name, set()).add("protocol.yaml")
+    for frame in config.frames.root.values():
+        for pillar in frame.pillars:
+            used.setdefault(pillar, set()).add("frames.yaml")
+    for failure in config.failures.root:
+        for pillar in failure.pillars or ():
+            used.setdefault(pillar, set()).add("failures.yaml")
+    missing = sorted(set(used) - known)
+    for name in sorted(known - set(used)):
+        close = difflib.get_close_matches(name, missing, n=1, cutoff=0.6)
+        if close:
+            files = ", ".join(sorted(used[close[0]]))
+            yield Finding(
+                "scoring.yaml",
+                ("pillars", name),
+                f"pillar {name!r} is named nowhere else, and {files} call it {close[0]!r}; correct the spelling.",
+            )
 
 
 def _pillars(config: Config) -> Iterator[Finding]:
@@ -261,6 +289,13 @@ def _draw(config: Config) -> Iterator[Finding]:
             ("draw", "size"),
             f"a draw of {rounds.draw.size} clips cannot come from a pool of {rounds.pool_size}.",
         )
+    if rounds.held_out_size >= rounds.pool_size:
+        yield Finding(
+            "rounds.yaml",
+            ("held_out_size",),
+            f"{rounds.held_out_size} held-out clips must be fewer than the pool of {rounds.pool_size} they are "
+            "kept out of.",
+        )
     strata = rounds.draw.strata
     if not _sums_to_one(strata):
         yield Finding(
@@ -325,14 +360,17 @@ def _issues(config: Config) -> Iterator[Finding]:
             "platform.yaml",
             ("issues", len(issues) - 1, "protocol"),
             f"the newest issue names protocol {latest.protocol!r} but protocol.yaml is at {config.protocol.version!r}; "
-            "add an issue record for the new version.",
+            f"put {latest.protocol!r} back and cut the bump as an issue: cvb issue new --protocol "
+            f"{config.protocol.version} --date YYYY-MM-DD --summary '...'.",
         )
     if latest.scoring_version != config.scoring.current_scoring_version:
         yield Finding(
             "platform.yaml",
             ("issues", len(issues) - 1, "scoring_version"),
             f"the newest issue names scoring version {latest.scoring_version!r} but scoring.yaml is at "
-            f"{config.scoring.current_scoring_version!r}; add an issue record for the new version.",
+            f"{config.scoring.current_scoring_version!r}; put {latest.scoring_version!r} back and cut the bump as "
+            f"an issue: cvb issue new --scoring-version {config.scoring.current_scoring_version} --date YYYY-MM-DD "
+            "--summary '...'.",
         )
 
 

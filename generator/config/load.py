@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from generator.config.errors import ConfigError, ConfigProblem, KeyPath
+from generator.config.errors import (
+    DATE_KINDS,
+    ConfigError,
+    ConfigProblem,
+    KeyPath,
+    one_per_key,
+    quoted_date,
+)
+from generator.config.invariants import find_problems
 from generator.config.models import (
     EndpointingFile,
     FailuresFile,
@@ -22,6 +29,7 @@ from generator.config.models import (
     SiteFile,
 )
 from generator.config.source import SourceFile, read_yaml
+from generator.config.validated import Config
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -38,21 +46,6 @@ FILES: dict[str, type[BaseModel]] = {
     "site.yaml": SiteFile,
     "glossary.yaml": GlossaryFile,
 }
-
-
-@dataclass(frozen=True)
-class Config:
-    platform: PlatformFile
-    protocol: ProtocolFile
-    frames: FramesFile
-    scoring: ScoringFile
-    rounds: RoundsFile
-    failures: FailuresFile
-    endpointing: EndpointingFile
-    methodology: MethodologyFile
-    site: SiteFile
-    glossary: GlossaryFile
-    sources: dict[str, SourceFile]
 
 
 def load_config(directory: Path) -> Config:
@@ -81,7 +74,7 @@ def load_config(directory: Path) -> Config:
         except ValidationError as exc:
             problems.extend(_located(source, error) for error in exc.errors())
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(one_per_key(problems))
     config = Config(
         platform=_as(models["platform.yaml"], PlatformFile),
         protocol=_as(models["protocol.yaml"], ProtocolFile),
@@ -95,9 +88,6 @@ def load_config(directory: Path) -> Config:
         glossary=_as(models["glossary.yaml"], GlossaryFile),
         sources=sources,
     )
-    # Imported here: invariants reads Config, and Config must exist before it.
-    from generator.config.invariants import find_problems
-
     found = find_problems(config)
     if found:
         raise ConfigError([p.located(sources) for p in found])
@@ -135,5 +125,6 @@ def _located(source: SourceFile, error: Any) -> ConfigProblem:
         message = "this key is not known here; check its spelling or remove it."
     else:
         found = error.get("input")
-        message = f"{error['msg'].rstrip('.')} (found {found!r})."
+        quoted = quoted_date(found) if kind in DATE_KINDS else None
+        message = quoted or f"{error['msg'].rstrip('.')} (found {found!r})."
     return ConfigProblem(source.path, source.line_of(key), key, message)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, RootModel
 
-from generator.config.load import Config
+from generator.config.validated import Config
 
 # The config's own "not yet announced" value, which the Chinese edition shows as the glossary's wording.
 TBA = "to be announced"

@@ -56,6 +56,11 @@ class IssueRecord(Model):
     # The sha256 of each PDF as first published, by file name; `cvb issue pdf` rebuilds them and compares.
     # Absent for issues cut before PDFs were printed.
     pdfs: dict[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+\.pdf$")], Sha256] | None = None
+    # What the PDFs were printed from: the settings' content hash (generator.issue_state.config_sha256: every file
+    # but the issue records) and the commit checked out. A build from other settings prints no PDF under this
+    # issue's date. Absent for issues cut before they were pinned.
+    config_sha256: Sha256 | None = None
+    commit: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")] | None = None
 
 
 class Round(Model):
@@ -126,6 +131,8 @@ class ConnectionTest(Model):
     all_must_pass: bool
     default_concurrency: PositiveInt
     late_reply_wait_ms: PositiveInt
+    conversation_barge_in_after_ms: Annotated[list[Annotated[int, Field(ge=0)] | None], Field(min_length=1)]
+    listen_after_last_turn_ms: PositiveInt
     delivery: Delivery
     not_measured: list[Text]
 
@@ -171,6 +178,7 @@ class ProtocolFile(Model):
     transport: Transport
     audio: Audio
     handshake_timeout_ms: PositiveInt
+    max_message_bytes: PositiveInt
     deadline: Deadline
     clock: dict[PillarId, Clock]
     llm_task: Text
@@ -383,6 +391,7 @@ class KitStub(Model):
     speed: Annotated[float, Field(gt=0)]
     tone_hz: PositiveInt
     tone_peak: Annotated[float, Field(gt=0, lt=1)]
+    cpu_s: Annotated[float, Field(ge=0)]
 
 
 class KitLimits(Model):
@@ -416,6 +425,11 @@ class KitTls(Model):
     example_host: Text
 
 
+class KitVersions(Model):
+    python: Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]
+    node: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
+
+
 class StarterKit(Model):
     default_port: Annotated[int, Field(gt=0, lt=65536)]
     stub: KitStub
@@ -425,6 +439,9 @@ class StarterKit(Model):
     docker: KitDocker
     tls: KitTls
     zip_name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9._-]+\.zip$")]
+    versions: KitVersions
+    declared_concurrency: PositiveInt
+    model_processes: Annotated[int, Field(ge=0)]
 
 
 class BandExampleEntry(Model):

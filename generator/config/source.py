@@ -8,7 +8,9 @@ from typing import Any
 
 import yaml
 
-from generator.config.errors import ConfigError, ConfigProblem, KeyPath
+from generator.config.errors import ConfigError, ConfigProblem, KeyPath, calendar_problem
+
+TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,11 @@ def _index(
     node: yaml.Node, key: KeyPath, lines: dict[KeyPath, int], problems: list[ConfigProblem], shown: Path
 ) -> None:
     lines.setdefault(key, node.start_mark.line + 1)
+    if isinstance(node, yaml.ScalarNode) and node.tag == TIMESTAMP_TAG:
+        # YAML reads an unquoted date itself, and an impossible one (2026-02-30) stops it with a traceback.
+        wrong = calendar_problem(str(node.value))
+        if wrong:
+            problems.append(ConfigProblem(shown, node.start_mark.line + 1, key, wrong))
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key_node, value_node in node.value:

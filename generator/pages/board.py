@@ -9,18 +9,22 @@ docs/templates/zh/_board.md.j2), so both editions read the same facts and neithe
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
 from cvb_scorer.rules import ScoringRules
+from cvb_scorer.stats import Banded
 
 from generator.config import Config
 from generator.pages.derive import tracked
 from generator.provenance import Num, Text
 from generator.results.aggregate import PILLAR_ORDER, Figure, PillarResult, Row, bands, rows, standing_records
-from generator.results.records import Entrant, Loaded, standing_round
+from generator.results.bands import chain
+from generator.results.paired import PillarClips, paired, pillar_clips
+from generator.results.records import Entrant, Loaded, Refusal, standing_round
 
 CORE = "core"
 
@@ -46,8 +50,8 @@ def shown_name(entrant: Entrant, source: str) -> Text:
 
 class BandKind(enum.Enum):
     ALONE = "alone"  # the band has one entry
-    TIED = "tied"  # several entries overlap the leader's interval
-    BROKEN_CHAIN = "broken_chain"  # the leader overlaps someone in the band above, but not its leader
+    TIED = "tied"  # several entries, every pair of their intervals overlaps
+    CHAIN = "chain"  # several entries, some pairs apart: they share the band through the entries between them
 
 
 class Label(enum.Enum):
@@ -72,16 +76,34 @@ class Gap:
 
 
 @dataclass(frozen=True)
+class PairView:
+    """Two neighbours on a board compared on the clips both scored, resample by resample (a diagnostic: the
+    band decides the rank). ``clips`` None: no clip in common, so no paired view."""
+
+    upper: Text
+    lower: Text
+    clips: Num | None
+    upper_better: Num | None  # share of the paired resamples in which the upper entry is better
+    lower_better: Num | None
+
+
+@dataclass(frozen=True)
 class BandFact:
     band: Num
     rank: Num
     kind: BandKind
-    leader: Text
-    members: tuple[Text, ...]  # the others in the band
-    # Entries of the band above whose intervals the leader overlaps (never that band's leader): the overlap does
-    # not chain it upwards. Any kind may have them; BROKEN_CHAIN is a band of one that has them.
-    chained_to: tuple[Text, ...]
-    above_leader: Text | None
+    leader: Text  # the band's best entry (its first name, not a test of membership)
+    members: tuple[Text, ...]  # the others in the band, best first
+    everyone: tuple[Text, ...]  # the leader and the others
+    # CHAIN only: the band's longest chain of overlaps end to end (consecutive names overlap), its two ends and
+    # the names between them, its length in overlaps, and how many of the band's pairs are apart.
+    chain: tuple[Text, ...] = ()
+    ends: tuple[Text, ...] = ()
+    links: Num | None = None
+    apart: Num | None = None
+    pairs: Num | None = None
+    # The paired view of each entry of the band with the entry listed next (the last with the next band's first).
+    paired: tuple[PairView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +207,24 @@ class EntrantPage:
 
 
 @dataclass(frozen=True)
+class RefusalView:
+    """A record the build left out: its file (relative to the results folder), the kind of fault each edition
+    names, and the exact sentence (English: it quotes ids and values)."""
+
+    source: Text
+    kind: Refusal
+    reason: Text
+
+
+class BoardSource(enum.Enum):
+    """Where the board's rows come from; each edition says so on every board page."""
+
+    NONE = "none"  # no results folder: no rows, no entrant pages; results come after the standing round
+    EXAMPLE = "example"  # a folder marked as example data: a banner on every page, kept out of search
+    RECORDS = "records"  # the organisers' run records
+
+
+@dataclass(frozen=True)
 class BoardModel:
     groups: tuple[VersionGroup, ...]
     entrants: tuple[EntrantPage, ...]
@@ -192,7 +232,8 @@ class BoardModel:
     interval_level: Num
     resamples: Num
     seed: Num
-    refused: tuple[Text, ...]
+    refused: tuple[RefusalView, ...]
+    source: BoardSource = BoardSource.RECORDS
 
 
 def _view(fig: Figure, sources: Sequence[str], *, rate: bool = False) -> FigureView:
@@ -232,65 +273,77 @@ def gaps(row: Row, rules: ScoringRules) -> tuple[Gap | None, Gap | None]:
 
 
 def _band_facts(
-    banded: Sequence[tuple[Row, object]], figures: Mapping[str, Figure], names: Mapping[str, Text]
+    banded: Sequence[tuple[Row, Banded]],
+    names: Mapping[str, Text],
+    paired: Mapping[str, PairView] | None = None,
 ) -> list[BandFact]:
-    from cvb_scorer.stats import Banded
-
-    entries: list[Banded] = [b for _, b in banded if isinstance(b, Banded)]
-    by_band: dict[int, list[Banded]] = {}
-    for b in entries:
-        by_band.setdefault(b.band, []).append(b)
+    by_band: dict[int, list[tuple[Row, Banded]]] = {}
+    for row, b in banded:
+        by_band.setdefault(b.band, []).append((row, b))
     facts = []
     for band, members in sorted(by_band.items()):
-        leader = members[0]
-        lead_name = names[leader.leader]
-        sources = [s for m in members for s in sorted(names[m.entry.name].sources)] + sorted(
-            {s for m in members for s in _row_sources(banded, m.entry.name)}
+        sources = [s for row, _ in members for s in (*sorted(names[row.entrant.id].sources), *row.sources)]
+        leader = members[0][1]
+        found = chain([b.entry for _, b in members])
+        others = tuple(names[b.entry.name] for _, b in members[1:])
+        kind = BandKind.ALONE if not others else BandKind.TIED if found is None else BandKind.CHAIN
+        facts.append(
+            BandFact(
+                band=_num(band, sources),
+                rank=_num(leader.rank, sources),
+                kind=kind,
+                leader=names[leader.leader],
+                members=others,
+                everyone=(names[leader.leader], *others),
+                chain=tuple(names[n] for n in found.path) if found else (),
+                ends=(names[found.path[0]], names[found.path[-1]]) if found else (),
+                links=_num(found.links, sources) if found else None,
+                apart=_num(found.apart, sources) if found else None,
+                pairs=_num(found.pairs, sources) if found else None,
+                paired=tuple(paired[b.entry.name] for _, b in members if paired and b.entry.name in paired),
+            )
         )
-        band_n = _num(band, sources)
-        rank_n = _num(leader.rank, sources)
-        others = tuple(names[m.entry.name] for m in members[1:])
-        above = by_band.get(band - 1, [])
-        lf = figures[leader.entry.name]
-        chained = tuple(
-            names[a.entry.name]
-            for a in above
-            if figures[a.entry.name].high >= lf.low and figures[a.entry.name].low <= lf.high
-        )
-        above_leader = names[above[0].leader] if above else None
-        kind = BandKind.TIED if others else BandKind.ALONE
-        if chained and above_leader is not None and not others:
-            kind = BandKind.BROKEN_CHAIN
-        facts.append(BandFact(band_n, rank_n, kind, lead_name, others, chained, above_leader))
     return facts
 
 
-def _row_sources(banded: Sequence[tuple[Row, object]], entrant_id: str) -> tuple[str, ...]:
-    for row, _ in banded:
-        if row.entrant.id == entrant_id:
-            return row.sources
-    return ()
-
-
-# The chart's geometry, in SVG user units; the scale spans the score scale from the config.
+# The chart's geometry, in SVG user units; the scale spans the score scale from the config. Labels take the
+# figure's font size (docs/assets/site.css), so a unit should stay near a CSS pixel where the chart is shown: the
+# wide drawing (names beside their intervals) is for screens wider than a phone, the narrow one (each name above
+# its interval) for a phone's width, where the wide one would shrink its labels to about 6 px.
 _W, _LABEL, _ROW, _PAD = 640, 170, 24, 8
+_NARROW, _NROW = 360, 44
+
+
+def _svg_open(title: str, kind: str, width: int, height: int) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="cvb-intervals cvb-intervals--{kind}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+    ]
+
+
+def _mark(cx: float, mid: float, leader: bool) -> str:
+    if leader:
+        return f'<path d="M{cx} {mid - 6}L{cx + 6} {mid}L{cx} {mid + 6}L{cx - 6} {mid}Z" class="cvb-leader" fill="currentColor"/>'
+    return f'<circle cx="{cx}" cy="{mid}" r="4" class="cvb-point" fill="none" stroke="currentColor" stroke-width="2"/>'
 
 
 def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, lo: float, hi: float) -> str:
-    """An inline SVG: one line per entry from its interval's low to high, a dot at the figure, the band leader
-    drawn as a filled diamond, bands shaded alternately. Readable without JavaScript; text equivalents are the
-    table and the band sentences beside it."""
+    """Two inline SVGs of the same chart, the wide one and the narrow one (the page's CSS shows one of them): one
+    line per entry from its interval's low to high, a dot at the figure, each band's best entry drawn as a filled
+    diamond, bands shaded alternately. Readable without JavaScript; text equivalents are the table and the band
+    sentences beside it."""
+    return _wide_svg(title, items, lo=lo, hi=hi) + _narrow_svg(title, items, lo=lo, hi=hi)
+
+
+def _wide_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, lo: float, hi: float) -> str:
     height = _PAD * 2 + _ROW * max(1, len(items)) + 16
     span = _W - _LABEL - _PAD * 2
 
     def x(v: float) -> float:
         return round(_LABEL + _PAD + span * (v - lo) / (hi - lo), 1)
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="cvb-intervals" viewBox="0 0 {_W} {height}" '
-        f'role="img" aria-label="{escape(title)}">',
-        f"<title>{escape(title)}</title>",
-    ]
+    parts = _svg_open(title, "wide", _W, height)
     for k, (name, fig, band, leader) in enumerate(items):
         y = _PAD + _ROW * k
         mid = y + _ROW / 2
@@ -305,16 +358,41 @@ def interval_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, 
         parts.append(
             f'<line x1="{x(fig.low)}" y1="{mid}" x2="{x(fig.high)}" y2="{mid}" class="cvb-interval" stroke="currentColor" stroke-width="2"/>'
         )
-        cx = x(fig.value)
-        if leader:
-            parts.append(
-                f'<path d="M{cx} {mid - 6}L{cx + 6} {mid}L{cx} {mid + 6}L{cx - 6} {mid}Z" class="cvb-leader" fill="currentColor"/>'
-            )
-        else:
-            parts.append(
-                f'<circle cx="{cx}" cy="{mid}" r="4" class="cvb-point" fill="none" stroke="currentColor" stroke-width="2"/>'
-            )
+        parts.append(_mark(x(fig.value), mid, leader))
     axis_y = _PAD + _ROW * max(1, len(items)) + 12
+    parts.append(f'<text x="{x(lo)}" y="{axis_y}" class="cvb-axis" fill="currentColor">{lo:g}</text>')
+    parts.append(
+        f'<text x="{x(hi)}" y="{axis_y}" text-anchor="end" class="cvb-axis" fill="currentColor">{hi:g}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _narrow_svg(title: str, items: Sequence[tuple[str, Figure, int, bool]], *, lo: float, hi: float) -> str:
+    """Each entry on two lines: its name, then its interval across the whole width."""
+    height = _PAD * 2 + _NROW * max(1, len(items)) + 20
+    span = _NARROW - _PAD * 4
+
+    def x(v: float) -> float:
+        return round(_PAD * 2 + span * (v - lo) / (hi - lo), 1)
+
+    parts = _svg_open(title, "narrow", _NARROW, height)
+    for k, (name, fig, band, leader) in enumerate(items):
+        y = _PAD + _NROW * k
+        if band % 2 == 0:
+            parts.append(
+                f'<rect x="0" y="{y}" width="{_NARROW}" height="{_NROW}" class="cvb-band-even" fill="currentColor" fill-opacity="0.07"/>'
+            )
+        weight = ' font-weight="bold"' if leader else ""
+        parts.append(
+            f'<text x="{_PAD}" y="{y + 17}" class="cvb-label" fill="currentColor"{weight}>{escape(name)}</text>'
+        )
+        mid = y + 32
+        parts.append(
+            f'<line x1="{x(fig.low)}" y1="{mid}" x2="{x(fig.high)}" y2="{mid}" class="cvb-interval" stroke="currentColor" stroke-width="2"/>'
+        )
+        parts.append(_mark(x(fig.value), mid, leader))
+    axis_y = _PAD + _NROW * max(1, len(items)) + 16
     parts.append(f'<text x="{x(lo)}" y="{axis_y}" class="cvb-axis" fill="currentColor">{lo:g}</text>')
     parts.append(
         f'<text x="{x(hi)}" y="{axis_y}" text-anchor="end" class="cvb-axis" fill="currentColor">{hi:g}</text>'
@@ -339,12 +417,14 @@ def _board(
     *,
     rules: ScoringRules,
     names: Mapping[str, Text],
+    clips: Mapping[tuple[str, str, str], PillarClips] | None = None,
 ) -> Board | None:
     banded = bands(group, get)
     if not banded:
         return None
     figures = {row.entrant.id: f for row, _ in banded if (f := get(row)) is not None}
-    facts = _band_facts(banded, figures, names)
+    views = _neighbours(board_id, banded, names, clips, rules=rules) if clips is not None else {}
+    facts = _band_facts(banded, names, views)
     board_rows = []
     items = []
     for row, b in banded:
@@ -372,6 +452,33 @@ def _board(
     )
     chart = Chart(tuple(items), rules.score_min, rules.score_max, all_sources)
     return Board(board_id, tuple(board_rows), tuple(facts), chart)
+
+
+def _neighbours(
+    board_id: str,
+    banded: Sequence[tuple[Row, Banded]],
+    names: Mapping[str, Text],
+    clips: Mapping[tuple[str, str, str], PillarClips],
+    *,
+    rules: ScoringRules,
+) -> dict[str, PairView]:
+    """The paired view of each row with the row listed next, by the upper row's entrant id."""
+    pillars = sorted(n for n, p in rules.pillars.items() if p.core) if board_id == CORE else [board_id]
+    out = {}
+    for (upper, _), (lower, _) in itertools.pairwise(banded):
+        version = upper.scoring_version
+        mine = {p: clips[(version, upper.entrant.id, p)] for p in pillars}
+        theirs = {p: clips[(version, lower.entrant.id, p)] for p in pillars}
+        found = paired(mine, theirs, pillars, rules=rules, version=version)
+        sources = [*upper.sources, *lower.sources]
+        out[upper.entrant.id] = PairView(
+            names[upper.entrant.id],
+            names[lower.entrant.id],
+            _num(found.clips, sources) if found else None,
+            _num(found.upper_better, sources) if found else None,
+            _num(found.lower_better, sources) if found else None,
+        )
+    return out
 
 
 def _composite_row(row: Row, names: Mapping[str, Text], rules: ScoringRules) -> CompositeRow:
@@ -427,12 +534,15 @@ def board_model(
     grouped: Mapping[str, Sequence[Row]] | None = None,
 ) -> BoardModel:
     """``grouped``: ``aggregate.rows`` of the loaded records when the caller has them already (the build
-    aggregates once and hands them here); computed here otherwise."""
+    aggregates once and hands them here); computed here otherwise. The refusals listed are ``loaded.problems``;
+    ``refused`` (their sentences) is accepted for callers of the earlier signature and not used."""
+    del refused
     cfg = tracked(config)
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
     names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
     if grouped is None:
         grouped = standing_rows(config, loaded, rules=rules)
+    clips = pillar_clips(standing_records(loaded.records, round_id=standing_round(config)))
     current = rules.scoring_version
     current_text = Text(current, frozenset({"scoring.current_scoring_version"}))
     order = sorted(grouped, key=lambda v: (v != current, v), reverse=False)
@@ -442,7 +552,7 @@ def board_model(
         group = grouped[version]
         boards = []
         for pid in (CORE, *PILLAR_ORDER):
-            board = _board(pid, group, _figure_of(pid), rules=rules, names=names)
+            board = _board(pid, group, _figure_of(pid), rules=rules, names=names, clips=clips)
             if board is not None:
                 boards.append(board)
         floor, current_floor = _floors(config, version, current)
@@ -474,7 +584,26 @@ def board_model(
         interval_level=cfg.scoring.statistics.interval,
         resamples=cfg.scoring.statistics.bootstrap_resamples,
         seed=cfg.scoring.statistics.bootstrap_seed,
-        refused=tuple(Text(r, frozenset({"refused record"})) for r in refused),
+        refused=tuple(
+            RefusalView(Text(p.source, frozenset({p.source})), p.kind, Text(p.reason, frozenset({p.source})))
+            for p in loaded.problems
+        ),
+        source=BoardSource.EXAMPLE if loaded.example else BoardSource.RECORDS,
+    )
+
+
+def no_results_model(config: Config) -> BoardModel:
+    """The board of a build without a results folder: no rows and no entrant pages, only the config's rules."""
+    cfg = tracked(config)
+    return BoardModel(
+        groups=(),
+        entrants=(),
+        anchor_benchmark=cfg.scoring.cross_anchor.benchmark,
+        interval_level=cfg.scoring.statistics.interval,
+        resamples=cfg.scoring.statistics.bootstrap_resamples,
+        seed=cfg.scoring.statistics.bootstrap_seed,
+        refused=(),
+        source=BoardSource.NONE,
     )
 
 

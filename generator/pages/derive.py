@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import cast
 
 from cvb_scorer.draw import expected_exposure, stratum_counts
-from cvb_scorer.stats import Entry, rank_bands
+from cvb_scorer.stats import Entry
 
 from generator.config import Config
 from generator.config.models import FloorEntry
 from generator.config.tracked_view import VConfig, VScoringFile
 from generator.pages.words import fraction_words, share_words
 from generator.provenance import Num, Text, Tracked, num_max, track
+from generator.results.bands import chain, overlap_bands
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,16 @@ class BandRow:
 
 
 @dataclass(frozen=True)
-class BandSplit:
-    """Two entries whose intervals overlap and that the anchor rule still puts in different bands."""
+class BandChain:
+    """A band of the example held together by a chain of overlaps: its ends do not overlap each other."""
 
-    upper: BandRow
-    lower: BandRow
-    # The anchor of the upper entry's band, whose interval the lower entry misses.
-    anchor: BandRow
+    path: list[BandRow]  # end to end; consecutive entries overlap
+    first: BandRow
+    last: BandRow
+    between: list[Text]  # the names between the ends
+    links: Num
+    apart: Num
+    pairs: Num
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ class Derived:
     current_floor: Num
     factor_words: Text
     band_example: list[BandRow]
-    band_split: BandSplit | None
+    band_chain: BandChain | None
     floor_timeline: list[FloorPeriod]
 
 
@@ -184,7 +188,7 @@ def derive(config: Config) -> Derived:
         ].floor,
         factor_words=fraction_words(cfg.protocol.deadline.factor),
         band_example=band_example(config),
-        band_split=band_split(band_example(config)),
+        band_chain=band_chain(band_example(config)),
         floor_timeline=floor_timeline(config),
     )
 
@@ -193,11 +197,11 @@ TBA = "to be announced"
 
 
 def band_example(config: Config) -> list[BandRow]:
-    """The site's example entries ranked by the scorer's rank_bands, so the page shows what the code does."""
+    """The site's example entries put into bands by the board's own rule, so the page shows what the code does."""
     cfg = tracked(config)
     rows = {str(e.name): e for e in cfg.site.rank_band_example}
     every = frozenset({"site.rank_band_example"})
-    banded = rank_bands([Entry(e.name, e.score, e.low, e.high) for e in config.site.rank_band_example])
+    banded = overlap_bands([Entry(e.name, e.score, e.low, e.high) for e in config.site.rank_band_example])
     return [
         BandRow(
             name=rows[b.entry.name].name,
@@ -213,12 +217,29 @@ def band_example(config: Config) -> list[BandRow]:
     ]
 
 
-def band_split(rows: list[BandRow]) -> BandSplit | None:
-    for i, upper in enumerate(rows):
-        for lower in rows[i + 1 :]:
-            if upper.band.value != lower.band.value and lower.high >= upper.low and lower.low <= upper.high:
-                anchor = next(r for r in rows if r.leads and r.band.value == upper.band.value)
-                return BandSplit(upper, lower, anchor)
+def band_chain(rows: list[BandRow]) -> BandChain | None:
+    """The first band of the example whose entries are not all overlapping each other, as the board explains it."""
+    every = frozenset({"site.rank_band_example"})
+    by_name = {str(r.name): r for r in rows}
+    for band in sorted({int(r.band.value) for r in rows}):
+        members = [r for r in rows if r.band.value == band]
+        found = chain(
+            [
+                Entry(str(r.name), float(r.score.value), float(r.low.value), float(r.high.value))
+                for r in members
+            ]
+        )
+        if found is not None:
+            path = [by_name[n] for n in found.path]
+            return BandChain(
+                path,
+                path[0],
+                path[-1],
+                [r.name for r in path[1:-1]],
+                Num(found.links, every),
+                Num(found.apart, every),
+                Num(found.pairs, every),
+            )
     return None
 
 

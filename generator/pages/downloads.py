@@ -1,6 +1,6 @@
 """What the Downloads section may list: only files the build itself writes, each with its size and sha256.
 
-The build shell makes one list of `Artefact`s (generator/build.py, `artefacts`), writes exactly those bytes
+The build makes one list of `Artefact`s (generator/site_build/markdown.py, `artefacts`), writes exactly those bytes
 into the site, and hands the same list here; a page therefore cannot promise a file the build did not produce.
 """
 

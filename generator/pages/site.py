@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.config import Config
+from generator.issue_state import unreleased
+from generator.kit_data import KitDownload
 from generator.pages.derive import derive, tracked
 from generator.pages.downloads import Artefact, downloads
 from generator.pages.frames import example_frames
 from generator.provenance import Num, Text
-from starter_kit.kit import KitDownload
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ def site_context(
         "d": derive(config),
         "frames": example_frames(config),
         "latest_issue": latest_issue,
+        # The settings differ from those the issue in force was printed from (generator.issues): no PDF.
+        "unreleased": unreleased(config),
         "floor_history": [cfg.scoring.error_rate_floor_history[i] for i in range(len(history))],
         "previous_floor": (
             cfg.scoring.error_rate_floor_history[len(history) - 2].floor if len(history) > 1 else None
@@ -80,7 +83,7 @@ def site_context(
             len(config.endpointing.release.held_out_ids), frozenset({"endpointing.release.held_out_ids"})
         ),
         "fragments": fragments,
-        # Only what the build wrote: generator/build.py `artefacts` is the one list of downloadable files.
+        # Only what the build wrote: site_build/markdown.py `artefacts` is the one list of downloadable files.
         "downloads": downloads(artefacts),
         "pages": {page.output: page for page in PAGES},
         "tba": Text("to be announced", frozenset()),

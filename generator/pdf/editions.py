@@ -31,6 +31,8 @@ class Edition:
     protocol_word: str
     scoring_word: str
     web_note: str
+    # Where a document meets a listing it printed before: a link to it (the page number follows it).
+    listing_above: str
     documents: tuple[Document, ...]
 
     def filename(self, document: Document, issued: str) -> str:
@@ -53,6 +55,7 @@ ENGLISH = Edition(
     protocol_word="protocol",
     scoring_word="scoring version",
     web_note="The web edition of this page, with the interactive editor, is at",
+    listing_above="The same listing is printed earlier in this book, on page",
     documents=(
         Document("entrant-guide", "Entrant's guide", (_GUIDE,)),
         Document("integration", "Integration", (_INTEGRATION,)),

@@ -1,6 +1,6 @@
 """Rendered page Markdown → the HTML of one printed document. Pure: strings in, strings out.
 
-The Markdown is the very text the site is built from (generator.build.render_all), so a PDF and its page can
+The Markdown is the very text the site is built from (site_build.markdown.render_all), so a PDF and its page can
 never say different things; only the extensions differ where paper needs another form (tabs laid out one after
 the other, code without a highlighter's colours).
 """
@@ -22,6 +22,8 @@ _HAN_RUN = re.compile(
     r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+"
 )
 _TAG = re.compile(r"(<[^>]*>)")
+# A code span that is one identifier (a frame type, field name or failure code): paper prints it on one line.
+_IDENTIFIER_CODE = re.compile(r"<code>([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)</code>")
 _NO_WRAP_IN = ("textarea", "title", "script", "style")
 
 
@@ -114,6 +116,12 @@ def rewrite_links(html: str, *, page: str, anchors: Mapping[str, str], base: str
     return _HREF.sub(target, html)
 
 
+def keep_identifiers_whole(html: str) -> str:
+    """Identifiers in code spans are classed so print.css keeps each on one line: a reader matches
+    `closed_before_response` as one word, and a table cell broke it anywhere (`closed_before` / `_response`)."""
+    return _IDENTIFIER_CODE.sub(r'<code class="cvb-identifier">\1</code>', html)
+
+
 def mark_chinese(html: str, *, lang: str) -> str:
     """Wrap runs of Chinese text in `lang` so they are set with the Hong Kong forms of Noto CJK."""
     parts = _TAG.split(html)
@@ -141,9 +149,35 @@ def section(markdown_text: str, *, page: str, anchors: Mapping[str, str], base: 
     html = rewrite_links(html, page=page, anchors=anchors, base=base)
     # Tab sets number their inputs from one on every page; pages sharing a document need their own.
     html = html.replace("__tabbed_", f"__tabbed_{prefix}")
+    html = keep_identifiers_whole(html)
     if not lang.startswith("zh"):
         html = mark_chinese(html, lang="zh-HK")
     return Section(id=page_anchor(page), html=html, headings=headings)
+
+
+_LISTING = re.compile(r"<pre([^>]*)>(.*?)</pre>", re.DOTALL)
+# A block shorter than this (an example frame, a command) is part of its paragraph's argument, and stays.
+LISTING_LINES = 20
+
+
+def listings_once(sections: list[Section], *, note: str) -> list[Section]:
+    """A document carries each long code listing once: where the same listing comes again (the servers are on
+    the guide and on the integration page), a link to the first takes its place, with that page's number."""
+    first: dict[str, str] = {}
+    out: list[Section] = []
+    for part in sections:
+
+        def once(match: re.Match[str], section_id: str = part.id) -> str:
+            body = match.group(2)
+            if body.count("\n") < LISTING_LINES:
+                return match.group(0)
+            if body in first:
+                return f'<p class="cvb-listing-ref"><a href="#{first[body]}">{note}</a></p>'
+            first[body] = f"{section_id}--listing-{len(first) + 1}"
+            return f'<pre id="{first[body]}"{match.group(1)}>{body}</pre>'
+
+        out.append(Section(part.id, _LISTING.sub(once, part.html), part.headings))
+    return out
 
 
 def anchor_prefixes(pages: tuple[str, ...]) -> dict[str, str]:

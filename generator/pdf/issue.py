@@ -16,18 +16,21 @@ import jinja2
 from markupsafe import Markup
 
 from generator import scorer_bridge
-from generator.build import Rendered, render_all
-from generator.config import Config
+from generator.config import Config, load_config
+from generator.issue_state import unreleased
 from generator.pages.derive import tracked
 from generator.paths import Layout
 from generator.pdf.editions import EDITIONS, Document, Edition
-from generator.pdf.html import Section, anchor_prefixes, section
+from generator.pdf.html import Section, anchor_prefixes, listings_once, section
+
+# Re-exported: the publication check reads them here.
+from generator.pdf.printed import PDF_FOLDER as PDF_FOLDER
+from generator.pdf.printed import PrintedPdf as PrintedPdf
 from generator.pdf.printer import print_cached
 from generator.provenance import Num, Text
+from generator.site_build.markdown import Rendered, Sources, load_sources, render_print
 
 PRINT_TEMPLATES = ("document.html.j2", "editor.html.j2")
-# Where the site serves the PDFs, relative to its root.
-PDF_FOLDER = "pdf"
 
 
 @dataclass(frozen=True)
@@ -83,9 +86,15 @@ def css_string(value: object) -> Markup:
 
 
 def render_for_print(
-    layout: Layout, edition: Edition, *, config_dir: Path | None = None, keys: bool = False
+    layout: Layout,
+    edition: Edition,
+    *,
+    config_dir: Path | None = None,
+    keys: bool = False,
+    sources: Sources | None = None,
 ) -> Rendered:
-    """The site's own pages, with the interactive editor replaced by its build-time drawing."""
+    """The site's own pages, with the interactive editor replaced by its build-time drawing (from `sources`
+    when given: the build's, which its web pages are rendered from too)."""
     env = _html_env(layout)
 
     def editors(config: Config, sample: scorer_bridge.EditorSample) -> tuple[str, str]:
@@ -99,7 +108,7 @@ def render_for_print(
 
         return one(False), one(True)
 
-    return render_all(layout, config_dir=config_dir, print_editors=editors, mark=keys, keys=keys)
+    return render_print(sources or load_sources(layout, config_dir=config_dir, mark=keys, keys=keys), editors)
 
 
 def current_issue(config: Config) -> Any:
@@ -112,10 +121,13 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
     pages = tuple(edition.prefix + page for page in document.pages)
     anchors = anchor_prefixes(pages)
     base = config.platform.urls.base
-    sections: list[Section] = [
-        section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang)
-        for page in pages
-    ]
+    sections: list[Section] = listings_once(
+        [
+            section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang)
+            for page in pages
+        ],
+        note=edition.listing_above,
+    )
     stylesheet = (print_dir(layout) / "print.css").read_text(encoding="utf-8")
     return (
         _html_env(layout)
@@ -131,10 +143,17 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
     )
 
 
-def print_jobs(layout: Layout, *, config_dir: Path | None = None) -> list[PrintJob]:
+def print_jobs(
+    layout: Layout, *, config_dir: Path | None = None, sources: Sources | None = None
+) -> list[PrintJob]:
+    """The documents of the issue in force; none when the settings have changed since it was cut (an issue's
+    PDFs never change under its date: the changelog says so, and the changes wait for the next issue)."""
+    config = sources.config if sources is not None else load_config(config_dir or layout.config)
+    if unreleased(config):
+        return []
     jobs: list[PrintJob] = []
     for edition in EDITIONS:
-        rendered = render_for_print(layout, edition, config_dir=config_dir)
+        rendered = render_for_print(layout, edition, config_dir=config_dir, sources=sources)
         issued = str(rendered.config.platform.issues[-1].issued)
         for document in edition.documents:
             html = compose(layout, rendered, edition, document)
@@ -146,27 +165,13 @@ def pdf_cache(layout: Layout) -> Path:
     return layout.root / "build" / "pdf-cache"
 
 
-@dataclass(frozen=True)
-class PrintedPdf:
-    """A PDF printed in memory, not yet written anywhere."""
-
-    name: str
-    data: bytes
-
-    @property
-    def size(self) -> int:
-        return len(self.data)
-
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
-
-
-def print_issue(layout: Layout, *, config_dir: Path | None = None, cache: bool = True) -> list[PrintedPdf]:
+def print_issue(
+    layout: Layout, *, config_dir: Path | None = None, cache: bool = True, sources: Sources | None = None
+) -> list[PrintedPdf]:
     """Every PDF of the current issue, in memory (through the cache unless cache=False)."""
     return [
         PrintedPdf(job.filename, print_cached(job.html, cache=pdf_cache(layout) if cache else None).data)
-        for job in print_jobs(layout, config_dir=config_dir)
+        for job in print_jobs(layout, config_dir=config_dir, sources=sources)
     ]
 
 

@@ -20,12 +20,14 @@ def format_drift(drift: Drift) -> str:
     )
 
 
-def run_check(layout: Layout, *, config_dir: Path | None, site: str | None) -> int:
+def run_check(
+    layout: Layout, *, config_dir: Path | None, site: str | None, results: Path | None = None
+) -> int:
     from generator.check import check
     from generator.publication.check import publication_drifts
     from generator.publication.sources import Folder, Published, UnreadableSite, open_published
 
-    problems = check(layout, config_dir=config_dir)
+    problems = check(layout, config_dir=config_dir, results=results)
     for problem in problems:
         print(problem, file=sys.stderr)
     drifts: Sequence[Drift] = []
@@ -34,7 +36,7 @@ def run_check(layout: Layout, *, config_dir: Path | None, site: str | None) -> i
         if published is None and (layout.site / "index.html").is_file():
             published = Folder(layout.site)
         if published is not None:
-            drifts = publication_drifts(layout, published, config_dir=config_dir)
+            drifts = publication_drifts(layout, published, config_dir=config_dir, results=results)
     except UnreadableSite as exc:
         print(f"cvb check: {exc}", file=sys.stderr)
         return 2

@@ -77,9 +77,11 @@ def open_published(where: str) -> Published:
 class _Text(HTMLParser):
     """The text of an HTML document, or of its first <article> (mkdocs-material's page content) if asked."""
 
-    def __init__(self, *, article_only: bool) -> None:
+    def __init__(self, *, article_only: bool, code: bool = True) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
+        self._code = code
+        self._in_code = 0
         self._skip = 0
         self._article = 0
         self._done = False
@@ -89,6 +91,8 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "template"):
             self._skip += 1
+        if tag in ("pre", "code"):
+            self._in_code += 1
         # Neither a heading's permalink mark (mkdocs's "¶", the theme's) nor a tab's title (the site puts a
         # set's titles together above its tabs, the printed page each above its tab) is the page's text, and
         # neither holds a number. Each holds only text, so the next end tag of its kind closes it.
@@ -105,6 +109,10 @@ class _Text(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "template") and self._skip:
             self._skip -= 1
+        if tag in ("pre", "code") and self._in_code:
+            self._in_code -= 1
+            if not self._code:
+                self.parts.append(" ")
         if tag == self._closes_skipped:
             self._skip -= 1
             self._closes_skipped = None
@@ -114,15 +122,16 @@ class _Text(HTMLParser):
                 self._done = True
 
     def handle_data(self, data: str) -> None:
-        if self._skip:
+        if self._skip or (self._in_code and not self._code):
             return
         if self._article_only and (self._done or not self._article):
             return
         self.parts.append(data)
 
 
-def html_text(html: str, *, article_only: bool = False) -> str:
-    parser = _Text(article_only=article_only)
+def html_text(html: str, *, article_only: bool = False, code: bool = True) -> str:
+    """The text a reader sees; with code=False, without what code spans and blocks show."""
+    parser = _Text(article_only=article_only, code=code)
     parser.feed(html)
     parser.close()
     return "".join(parser.parts)

@@ -12,14 +12,19 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from generator.pages.editions import ZH_NUMERALS
 from generator.render import MARK_CLOSE, MARK_KEYS, MARK_OPEN
 
 # A token is a run of word characters joined by the punctuation numbers use inside them (3,000 · 0.5 ·
 # 2026-09-24 · v1.2); anything else is a token of one character, and white space separates. Angle brackets are
 # no token: Markdown writes an autolink inside them and the page shows it without, and a link to a config value
 # keeps them in the expected text (its marks stop Markdown from seeing the link).
-_TOKEN = re.compile(r"[\w]+(?:[.,:\-/][\w]+)*|[^\s\w<>]", re.UNICODE)
-_DIGIT = re.compile(r"[0-9]")
+# Chinese is written without spaces, so a run of Han characters is no word: each character is a token, except
+# that a run of Chinese number characters (四十, 一萬三千五百) is one token, a number like a run of digits.
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_WORD = f"[^\\W{_HAN}]"
+_TOKEN = re.compile(f"[{ZH_NUMERALS}]+|[{_HAN}]|{_WORD}+(?:[.,:\\-/]{_WORD}+)*|[^\\s\\w<>]", re.UNICODE)
+_DIGIT = re.compile(f"[0-9{ZH_NUMERALS}]")
 BUILD_OUTPUT = "(computed by the build: scorer, wheel or PDF)"
 NO_KEY = "(not from the config)"
 
@@ -108,7 +113,7 @@ def drifts(
         want = [t for t in expected[e1:e2] if t.numeric and t.text not in ignore]
         if [t.text for t in got] == [t.text for t in want]:
             continue
-        context = " ".join(t.text for t in published[max(0, p1 - 8) : p2 + 2])
+        context = joined(published[max(0, p1 - 8) : p2 + 2])
         keys = sorted({t.keys or NO_KEY for t in want}) or sorted({NO_KEY})
         found.append(
             Drift(
@@ -120,6 +125,20 @@ def drifts(
             )
         )
     return found
+
+
+def joined(tokens: list[Token]) -> str:
+    """Tokens as a reader would write them: spaced, except between Chinese characters (written unspaced)."""
+    out = ""
+    for token in tokens:
+        if out and not (out[-1] >= _WIDE and token.text[0] >= _WIDE):
+            out += " "
+        out += token.text
+    return out
+
+
+# From here up, characters are CJK (radicals, punctuation, Han, full-width forms): no space between two of them.
+_WIDE = "\u2e80"
 
 
 def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:

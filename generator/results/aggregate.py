@@ -6,7 +6,8 @@ score (reasoning), delivery and tone survival with the no-tone cap (speech), the
 percentile, yielding, turns). Intervals are the published percentile bootstrap: the resamples come from
 ``cvb_scorer.stats.draws`` with the config's seed, and the bounds are its type-7 ``percentile``. The Core and
 Full intervals combine the pillars' resample i (pillars are drawn independently, so their resamples combine
-index by index). Bands are ``cvb_scorer.stats.rank_bands``, the published rule; composites are
+index by index). Bands are ``generator.results.bands.overlap_bands``, the published rule (entries whose
+intervals overlap share a band, and so does everything chained to them); composites are
 ``cvb_scorer.scores.composite``.
 
 The speech and conversation statistics are written plainly here (``tts_statistic``, ``e2e_statistic``, one score
@@ -28,6 +29,7 @@ from cvb_scorer import scores, stats
 from cvb_scorer.rules import ScoringRules
 
 from generator.results import fast
+from generator.results.bands import overlap_bands
 from generator.results.records import AsrClip, E2eClip, Entrant, LlmClip, Record, TtsClip
 
 PILLAR_ORDER = ("asr", "llm", "tts", "e2e")
@@ -230,6 +232,24 @@ def _e2e(
     return point, samples if samples is not None else [stat(idx).score for idx in draws]
 
 
+def pillar_samples(
+    pillar: str,
+    clips: Sequence[AsrClip | LlmClip | TtsClip | E2eClip],
+    *,
+    final: bool,
+    rules: ScoringRules,
+    version: str,
+) -> list[float]:
+    """The pillar's 0-100 statistic on each published resample of these clips, as its interval computes it."""
+    if pillar == "asr":
+        return _asr([c for c in clips if isinstance(c, AsrClip)], rules, version)[1]
+    if pillar == "llm":
+        return _llm([c for c in clips if isinstance(c, LlmClip)], rules)[1]
+    if pillar == "tts":
+        return _tts([c for c in clips if isinstance(c, TtsClip)], rules, final)[1]
+    return _e2e([c for c in clips if isinstance(c, E2eClip)], rules, final)[1]
+
+
 def pillar_result(records: Sequence[Record], *, rules: ScoringRules, version: str) -> PillarResult:
     """One entrant's pillar under one scoring version, from all its runs' records."""
     # Two rounds may both have a run 1: the round breaks the tie, so the clip order never depends on file names.
@@ -334,4 +354,4 @@ def bands(rows_: Sequence[Row], figure: Callable[[Row], Figure | None]) -> list[
         f = figure(r)
         if f is not None:
             entries.append(stats.Entry(r.entrant.id, f.value, f.low, f.high))
-    return [(by_id[b.entry.name], b) for b in stats.rank_bands(entries)]
+    return [(by_id[b.entry.name], b) for b in overlap_bands(entries)]

@@ -13,6 +13,7 @@ records that passed, and the build decides whether to go on without them.
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ class Entrant(Model):
 
 
 class EntrantsFile(Model):
+    # A folder of made-up records (results/example/): every page of a board built from it says so.
+    example: bool = False
     entrants: list[Entrant]
 
 
@@ -126,10 +129,27 @@ class Record:
     run: RunRecord
 
 
+class Refusal(enum.Enum):
+    """What kind of fault refused a record: each edition names it in its own words beside the exact sentence."""
+
+    UNREADABLE = "unreadable"  # not JSON, or not a run record of its pillar
+    ENTRANT = "entrant"  # an entrant entrants.yaml does not list
+    VERSION = "version"  # a scoring version the config does not know
+    ROUND = "round"  # a round platform.yaml does not have
+    POOL = "pool"  # its round has no pool in the folder
+    DRAW = "draw"  # the draw cannot be reconstructed, or is not the one its seed gives
+    CLIPS = "clips"  # the clips scored are not the draw's (twice, stray, missing, none)
+    CROSS_ANCHOR = "cross_anchor"  # a cross-anchor figure on a pillar other than recognition
+    OVER_QUOTA = "over_quota"  # a run number beyond the round's runs_per_round
+    DUPLICATE_RUN = "duplicate_run"  # another file records the same entrant, pillar, round and run
+    DUPLICATE_DRAW = "duplicate_draw"  # another file records the same draw under another run number
+
+
 @dataclass(frozen=True)
 class RecordProblem:
-    source: str
+    source: str  # the file, relative to the results folder
     reason: str
+    kind: Refusal = Refusal.UNREADABLE
 
     def __str__(self) -> str:
         return f"{self.source}: {self.reason}"
@@ -143,6 +163,8 @@ class DrawSpec:
     rounds: tuple[str, ...]
     # rounds.yaml's separate_pools_per_round: then no clip may be in two rounds' pools.
     separate_pools: bool
+    # rounds.yaml's runs_per_round: a record's run number may not exceed it (None: not checked).
+    runs_per_round: int | None = None
 
 
 def draw_spec(config: Config) -> DrawSpec:
@@ -152,6 +174,7 @@ def draw_spec(config: Config) -> DrawSpec:
         strata={t: str(f) for t, f in config.rounds.draw.strata.items()},
         rounds=tuple(r.id for r in config.platform.rounds),
         separate_pools=config.rounds.separate_pools_per_round,
+        runs_per_round=config.rounds.runs_per_round,
     )
 
 
@@ -166,6 +189,8 @@ class Loaded:
     entrants: Mapping[str, Entrant]
     records: tuple[Record, ...]
     problems: tuple[RecordProblem, ...]
+    # entrants.yaml says the folder is example data.
+    example: bool = False
 
 
 class RecordError(ValueError):
@@ -183,6 +208,11 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def load_entrants(path: Path, *, shown: str) -> dict[str, Entrant]:
+    return dict(load_entrants_file(path, shown=shown)[0])
+
+
+def load_entrants_file(path: Path, *, shown: str) -> tuple[dict[str, Entrant], bool]:
+    """The entrants by id, and whether the file marks its folder as example data."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         parsed = EntrantsFile.model_validate(data)
@@ -199,7 +229,7 @@ def load_entrants(path: Path, *, shown: str) -> dict[str, Entrant]:
         if entrant.publish_name and not entrant.name:
             raise ResultsFolderError(f"{shown}: entrant {entrant.id!r} asks for their name but gives none.")
         out[entrant.id] = entrant
-    return out
+    return out, parsed.example
 
 
 def parse_record(text: str) -> RunRecord:
@@ -234,18 +264,39 @@ def judge(
 ) -> str | None:
     """The reason a parsed record cannot be published, or None. Pure: the folder's facts come in as arguments
     (``pools``: each round's pool that the folder holds)."""
+    found = judge_kind(record, entrants=entrants, pools=pools, spec=spec, versions=versions)
+    return None if found is None else found[1]
+
+
+def judge_kind(
+    record: RunRecord,
+    *,
+    entrants: Mapping[str, Entrant],
+    pools: Mapping[str, Sequence[PoolClip]],
+    spec: DrawSpec,
+    versions: Sequence[str],
+) -> tuple[Refusal, str] | None:
+    """As ``judge``, with the kind of fault beside the sentence."""
     if record.entrant not in entrants:
-        return f"entrant {record.entrant!r} is not in entrants.yaml."
+        return Refusal.ENTRANT, f"entrant {record.entrant!r} is not in entrants.yaml."
     if record.scoring_version not in versions:
-        return (
+        return Refusal.VERSION, (
             f"scoring version {record.scoring_version!r} is unknown; the config's floor history names "
             f"{', '.join(versions)}."
         )
     if record.round not in spec.rounds:
-        return f"round {record.round!r} is not a round of platform.yaml, whose rounds are {', '.join(spec.rounds)}."
+        return (
+            Refusal.ROUND,
+            f"round {record.round!r} is not a round of platform.yaml, whose rounds are {', '.join(spec.rounds)}.",
+        )
+    if spec.runs_per_round is not None and record.run > spec.runs_per_round:
+        return Refusal.OVER_QUOTA, (
+            f"it is run {record.run}, but each entrant has {spec.runs_per_round} scored run(s) per pillar in a "
+            "round (rounds.yaml, runs_per_round)."
+        )
     pool = pools.get(record.round)
     if pool is None:
-        return (
+        return Refusal.POOL, (
             f"round {record.round!r} has no pool in this results folder (pools/{record.round}.jsonl), so its "
             "draw cannot be reconstructed."
         )
@@ -254,32 +305,32 @@ def judge(
             pool, size=spec.size, strata=spec.strata, seed=record.draw.seed, window=record.draw.window
         )
     except DrawError as exc:
-        return f"its draw cannot be reconstructed: {exc}"
+        return Refusal.DRAW, f"its draw cannot be reconstructed: {exc}"
     drawn = set(expected.ids)
     if sorted(record.draw.clips) != sorted(drawn):
-        return (
+        return Refusal.DRAW, (
             f"the clips it lists for seed {record.draw.seed!r}"
             f"{' window ' + repr(record.draw.window) if record.draw.window else ''} are not the clips that seed "
             f"draws from the pool of round {record.round!r}."
         )
     ids = [c.id for c in record.clips]
     if len(ids) != len(set(ids)):
-        return "a clip is scored twice."
+        return Refusal.CLIPS, "a clip is scored twice."
     strays = sorted(set(ids) - drawn)
     if strays:
-        return f"clip(s) {', '.join(strays[:3])} were scored but are not in the draw."
+        return Refusal.CLIPS, f"clip(s) {', '.join(strays[:3])} were scored but are not in the draw."
     if len(ids) > len(drawn):
-        return f"it scores {len(ids)} clips, but the draw has {len(drawn)}."
+        return Refusal.CLIPS, f"it scores {len(ids)} clips, but the draw has {len(drawn)}."
     missing = sorted(drawn - set(ids))
     if missing and record.final:
-        return (
+        return Refusal.CLIPS, (
             f"it is marked final but lacks {len(missing)} of the draw's {len(drawn)} clips "
             f"({', '.join(missing[:3])}{'…' if len(missing) > 3 else ''})."
         )
     if not ids:
-        return "it scores no clips."
+        return Refusal.CLIPS, "it scores no clips."
     if record.pillar != "asr" and record.cross_anchor is not None:
-        return "a cross-anchor figure belongs to a recognition (asr) record only."
+        return Refusal.CROSS_ANCHOR, "a cross-anchor figure belongs to a recognition (asr) record only."
     return None
 
 
@@ -342,21 +393,36 @@ def load_pools(folder: Path, *, spec: DrawSpec, shown: Callable[[Path], str]) ->
     return pools
 
 
+def chosen_folder(given: Path | None, environ: Mapping[str, str]) -> Path | None:
+    """The results folder a build reads: the one asked for (``cvb build --results``), else ``$CVB_RESULTS``, else
+    none, and then the standings say that results are published after the standing round. The example records
+    are never a default: a published site must not show made-up results (build them with
+    ``--results results/example``)."""
+    if given is not None:
+        return given
+    named = environ.get("CVB_RESULTS")
+    return Path(named) if named else None
+
+
 def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path | None = None) -> Loaded:
-    """Read a results folder. Problems with single records are collected; a broken folder raises."""
+    """Read a results folder. Problems with single records are collected; a broken folder raises.
+
+    Files are named relative to the folder (``runs/e1-asr-1.json``), wherever it is, so no page or message
+    carries a local path. ``root`` is accepted for callers of the earlier signature and not used.
+
+    Two files recording the same run (entrant, pillar, round and run number), or the same draw under other run
+    numbers, are all refused, each naming the others: which of them is genuine is the organisers' call, never
+    the order the files happen to sort in."""
+    del root
 
     def shown(path: Path) -> str:
-        if root is not None and path.is_relative_to(root):
-            return str(path.relative_to(root))
-        return str(path)
+        return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
 
-    entrants = load_entrants(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
+    entrants, example = load_entrants_file(folder / "entrants.yaml", shown=shown(folder / "entrants.yaml"))
     pools = load_pools(folder, spec=spec, shown=shown)
     versions = known_versions(rules)
-    records: list[Record] = []
+    passed: list[Record] = []
     problems: list[RecordProblem] = []
-    seen: dict[tuple[str, str, str, int], str] = {}
-    seen_draws: dict[tuple[str, str, str, str, str | None], str] = {}
     for path in sorted((folder / "runs").glob("*.json")):
         source = shown(path)
         try:
@@ -370,20 +436,53 @@ def load_folder(folder: Path, *, rules: ScoringRules, spec: DrawSpec, root: Path
         except RecordError as exc:
             problems.append(RecordProblem(source, str(exc)))
             continue
-        reason = judge(run, entrants=entrants, pools=pools, spec=spec, versions=versions)
-        key = (run.round, run.entrant, run.pillar, run.run)
-        draw_key = (run.round, run.entrant, run.pillar, run.draw.seed, run.draw.window)
-        if reason is None and key in seen:
-            reason = (
-                f"it repeats run {run.run} of {run.entrant} on {run.pillar} in round {run.round}, already in "
-                f"{seen[key]}."
-            )
-        if reason is None and draw_key in seen_draws:
-            reason = f"it repeats the draw of {seen_draws[draw_key]} (same entrant, pillar, round, seed and window)."
-        if reason is not None:
-            problems.append(RecordProblem(source, reason))
+        found = judge_kind(run, entrants=entrants, pools=pools, spec=spec, versions=versions)
+        if found is not None:
+            problems.append(RecordProblem(source, found[1], found[0]))
             continue
-        seen[key] = source
-        seen_draws[draw_key] = source
-        records.append(Record(source, run))
-    return Loaded(shown(folder / "entrants.yaml"), entrants, tuple(records), tuple(problems))
+        passed.append(Record(source, run))
+    records, repeated = _refuse_repeats(passed)
+    problems.extend(repeated)
+    problems.sort(key=lambda p: p.source)
+    return Loaded(shown(folder / "entrants.yaml"), entrants, tuple(records), tuple(problems), example)
+
+
+def _refuse_repeats(records: Sequence[Record]) -> tuple[list[Record], list[RecordProblem]]:
+    """The records no other file repeats, and a refusal for every file of a repeated run or draw."""
+    by_run: dict[tuple[str, str, str, int], list[str]] = {}
+    by_draw: dict[tuple[str, str, str, str, str | None], list[str]] = {}
+    for r in records:
+        run = r.run
+        by_run.setdefault((run.round, run.entrant, run.pillar, run.run), []).append(r.source)
+        by_draw.setdefault((run.round, run.entrant, run.pillar, run.draw.seed, run.draw.window), []).append(
+            r.source
+        )
+    kept: list[Record] = []
+    problems: list[RecordProblem] = []
+    for r in records:
+        run = r.run
+        same_run = by_run[(run.round, run.entrant, run.pillar, run.run)]
+        same_draw = by_draw[(run.round, run.entrant, run.pillar, run.draw.seed, run.draw.window)]
+        if len(same_run) > 1:
+            others = ", ".join(s for s in same_run if s != r.source)
+            problems.append(
+                RecordProblem(
+                    r.source,
+                    f"it records run {run.run} of {run.entrant} on {run.pillar} in round {run.round}, as {others} "
+                    "does; every copy is left out until only one remains.",
+                    Refusal.DUPLICATE_RUN,
+                )
+            )
+        elif len(same_draw) > 1:
+            others = ", ".join(s for s in same_draw if s != r.source)
+            problems.append(
+                RecordProblem(
+                    r.source,
+                    f"it repeats the draw of {others} (same entrant, pillar, round, seed and window); every copy "
+                    "is left out until only one remains.",
+                    Refusal.DUPLICATE_DRAW,
+                )
+            )
+        else:
+            kept.append(r)
+    return kept, problems

@@ -37,11 +37,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
 
+from cvb_scorer.lanes import INT64_SUM_BITS as INT64_SUM_BITS
+from cvb_scorer.lanes import LANE_BITS as LANE_BITS
+from cvb_scorer.lanes import StatsError as StatsError
+from cvb_scorer.lanes import lane_bits as lane_bits
 from cvb_scorer.progress import Progress, counted
 
 # The name of the published draw; a different draw publishes different intervals from the same seed.
 DRAW = "lanes16-reject"
-LANE_BITS = 16
 # Bits of randomness taken per call of ``getrandbits``: a whole number of 32-bit words, so taking the stream in
 # chunks yields exactly the words that one word at a time would.
 _CHUNK_BITS = 1 << 18
@@ -54,14 +57,8 @@ _CHUNK_BITS = 1 << 18
 NUMPY_MIN_DRAWS = 700_000
 # Sums below 2**53 convert to float64 exactly, so numpy's division rounds once, as Python's int / int does.
 _EXACT_BITS = 53
-# The numpy route's int64 sums stay below 2**INT64_SUM_BITS (the sign bit and one spare bit stay clear).
-INT64_SUM_BITS = 62
 # At most this many 62-bit integer limbs per value make a mean of floats worth the numpy route.
 _MEAN_MAX_LIMBS = 4
-
-
-class StatsError(ValueError):
-    """Inputs the statistics cannot use; the message says what to fix."""
 
 
 class Route(enum.Enum):
@@ -137,15 +134,6 @@ class Interval:
             "the resamples sit at a bound "
             "of the scale, so the zero width shows the scale's limit, not certainty."
         )
-
-
-def lane_bits(n: int) -> int:
-    """Bits per lane of the published draw for ``n`` clips."""
-    if n < 1:
-        raise StatsError("A bootstrap needs at least one clip; the corpus is empty.")
-    if n > 1 << 32:
-        raise StatsError(f"A bootstrap over {n} clips is beyond the published draw (at most 2**32 clips).")
-    return LANE_BITS if n <= 1 << LANE_BITS else 32
 
 
 def _lanes(seed: int, bits: int) -> Iterator[array[int]]:

@@ -27,9 +27,9 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from cvb_scorer.lanes import INT64_SUM_BITS as SUM_BITS
+from cvb_scorer.lanes import lane_bits
 from cvb_scorer.progress import Progress
-from cvb_scorer.stats import INT64_SUM_BITS as SUM_BITS
-from cvb_scorer.stats import lane_bits
 
 # Draws per block: large enough that numpy's per-call overhead is small, small enough that a block's arrays
 # stay in cache (measured: blocks of 2**13 to 2**17 draws run alike; 2**22 ran 3x slower).

@@ -1,3 +1,4 @@
+// @ts-check
 // The scorer's worker started while the page is still being parsed, for a reader whose browser keeps this
 // site's runtime (the service worker answers it from disk, so nothing is downloaded for it).
 //
@@ -13,12 +14,10 @@
 // editor.js's keptRuntimeMayStart, written out again because a classic script cannot import it.
 //
 // While it starts, the theme's search waits (deferSearchIndex): the theme builds its search index in a worker
-// of its own as each page loads, about 0.6 s of CPU here (lunr over search/search_index.json), and on a
-// machine of two cores it took turns with Python's start. Profiled over a warm reload: the page 1.9 s, the
-// scorer's worker 1.6 s, the search worker 0.6 s, in 2.5 s. The index is built once the scorer is ready or
-// has stopped (at the latest SEARCH_WAIT_MS after this ran) and the page has then had no input for QUIET_MS,
-// and at once when the reader opens the search: built at "ready", it landed on a reader's first keystrokes
-// (measured, 15 alternating runs each: keystroke p95 typed at once at 1,500 characters, median 16.2 -> 9.4 ms).
+// of its own as each page loads (lunr over search/search_index.json), CPU that on a machine of few cores takes
+// turns with Python's start. The index is built once the scorer is ready or has stopped (at the latest
+// SEARCH_WAIT_MS after this ran) and the page has then had no input for QUIET_MS, and at once when the reader
+// opens the search: built at "ready" itself, it would land on the reader's first keystrokes.
 (() => {
   const SEARCH_WAIT_MS = 5000;
   const QUIET_MS = 1000;
@@ -29,7 +28,8 @@
   // removeEventListener, which is all this stands in for.
   function deferSearchIndex(started) {
     const Worker = window.Worker;
-    window.Worker = function (url, options) {
+    // A stand-in, not a Worker: the theme calls it with `new` and uses only what it returns.
+    window.Worker = /** @type {typeof Worker} */ (/** @type {unknown} */ (function (url, options) {
       if (!SEARCH_WORKER.test(new URL(url, location.href).pathname)) return new Worker(url, options);
       let worker = null;
       const queued = [];
@@ -53,7 +53,7 @@
         },
         terminate: () => worker?.terminate(),
       };
-    };
+    }));
   }
 
   const kept =
@@ -62,7 +62,8 @@
     "IntersectionObserver" in window;
   if (!kept || !document.currentScript) return;
   try {
-    const worker = new Worker(new URL("worker.js", document.currentScript.src), {
+    const script = /** @type {HTMLScriptElement} */ (document.currentScript);
+    const worker = new Worker(new URL("worker.js", script.src), {
       type: "module",
       name: "cvb-scorer-kept",
     });
@@ -104,7 +105,7 @@
       if (!waiting) return start();
       waiting.push(start);
       document.addEventListener("focusin", (event) => {
-        if (event.target.matches?.("[data-md-component='search-query']")) startAll();
+        if (/** @type {Element} */ (event.target).matches?.("[data-md-component='search-query']")) startAll();
       });
     });
   } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // The CER editor on the page: mounts on every [data-cvb-editor], talks to one scorer worker per document.
 //
 // Each editor is one state object (editor_state.js) changed only by `next(state, event)`; DOM and worker
@@ -18,6 +19,28 @@ const KEPT_ONLY = "cvb-scorer-kept";
 
 function saveData() {
   return navigator.connection?.saveData === true;
+}
+
+// A connection the browser reports as slow: the runtime, tens of megabytes, loads only from the button, which
+// states its size first (a metered connection is what the data saver, above, reports).
+const SLOW_CONNECTIONS = new Set(["slow-2g", "2g", "3g"]);
+function slowConnection() {
+  return SLOW_CONNECTIONS.has(navigator.connection?.effectiveType);
+}
+
+// The bytes a cold start downloads (the same files worker.js counts): the runtime's sizes from the manifest.
+async function coldDownloadBytes() {
+  const response = await fetch(new URL("../wheels/manifest.json", WORKER_URL));
+  const manifest = await response.json();
+  const sizes = manifest.runtime?.sizes ?? {};
+  const needed = [
+    ...["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(
+      (name) => `${manifest.runtime.pyodide}${name}`,
+    ),
+    manifest.start_up_snapshot?.path,
+    ...(manifest.start_up_snapshot?.packages ?? manifest.runtime.packages ?? []),
+  ];
+  return [...new Set(needed)].reduce((sum, path) => sum + (sizes[path] ?? 0), 0);
 }
 
 // Whether a worker may start before intent (early.js tests the same, before this module can run): never with
@@ -128,9 +151,8 @@ const engine = {
       return;
     }
     // Out of view at this instant, which does not yet say where the reader will be: the browser scrolls to a
-    // link's heading once the page is laid out, which can be after this runs (measured on a link to the heading
-    // above the editor: in view 80 ms later, and a worker stopped here had to start over). The observer's first
-    // answer, a frame later, decides: a worker started early for an editor still out of view is stopped (it has
+    // link's heading once the page is laid out, which can be after this runs (a worker stopped here would have
+    // to start over a moment later). The observer's first answer, a frame later, decides: a worker started early for an editor still out of view is stopped (it has
     // read only kept files), and one starts when the editor comes near.
     if (this.worker && !this.early) return;
     const seen = new IntersectionObserver(
@@ -171,6 +193,9 @@ const engine = {
         }
         this.broadcast({ type: "ready", sha256: message.sha256, verified: message.verified, snapshot: message.snapshot });
         keepForOffline(message.serviceWorker, message.resources);
+        break;
+      case "download":
+        if (!this.quiet) this.broadcast({ type: "download", parts: message.parts });
         break;
       case "files-progress":
       case "files-scored":
@@ -289,6 +314,7 @@ class Editor {
     this.status = root.querySelector("[data-cvb-status]");
     this.verifiedNote = root.querySelector("[data-cvb-verified]");
     this.loadButton = root.querySelector("[data-cvb-load]");
+    this.loading = root.querySelector("[data-cvb-loading]");
     this.text = configuredStrings(root);
     // The drawing's words when the page is not in the scorer's English: passed on, as the page has them, with
     // every request, for the worker's Python to draw in (cvb_scorer.view_text).
@@ -304,19 +330,21 @@ class Editor {
       builtSha256: root.dataset.cvbWheelSha256 ?? "",
       compact: root.classList.contains("cvb-editor--compact"),
       saveData: saveData(),
+      slow: slowConnection(),
     });
     // What paint() last wrote, so it touches only what changed. The build-time drawing's runs are not known
     // as strings: the first live drawing replaces them all.
     this.painted = { drawn: null, runs: null, details: null, rendered: 0 };
     this.painting = false;
     this.queued = [];
+    this.ticker = 0;
     this.files = this.mountFiles();
 
     const edited = () =>
       this.dispatch({ type: "edit", reference: this.reference.value, hypothesis: this.hypothesis.value });
     for (const box of [this.reference, this.hypothesis]) box.addEventListener("input", edited);
     const intent = () => {
-      if (!this.state.saveData) engine.intent();
+      if (!S.asksFirst(this.state)) engine.intent();
     };
     for (const name of ["focusin", "pointerdown", "dragenter", "drop"]) root.addEventListener(name, intent);
     this.loadButton?.addEventListener("click", () => engine.intent());
@@ -342,6 +370,19 @@ class Editor {
     for (const event of engine.events) this.state = S.next(this.state, event);
     const restore = this.ownsFragment ? S.decodeFragment(location.hash) : null;
     this.dispatch(restore ?? { type: "mounted" });
+    // A shared link is a reader who came for these texts: the editor is brought into view and the scorer
+    // started at once (with the data saver on, by its button), so the texts are scored as soon as it is up.
+    if (restore) {
+      root.scrollIntoView({ block: "start" });
+      if (!S.asksFirst(this.state)) engine.intent();
+    }
+    // On a slow connection the button states the download's size (the manifest is a small file).
+    if (this.state.slow && S.offerLoad(this.state)) {
+      coldDownloadBytes().then(
+        (bytes) => this.dispatch({ type: "download-size", bytes }),
+        () => {},
+      );
+    }
     // Not for the home page's compact box: a reader passing by it is not there to use it.
     if (!this.state.compact) engine.startIfKept(root);
   }
@@ -360,9 +401,10 @@ class Editor {
     }
     const job = S.filesRequest(this.state);
     if (job) {
-      this.state = S.next(this.state, { type: "files-sent", id: job.id, version: job.version });
+      this.state = S.next(this.state, { type: "files-sent", id: job.id, version: job.version, at: performance.now() });
       this.scoreFiles(job);
     }
+    this.tickWhileScoring();
     this.painting = true;
     try {
       this.paint();
@@ -370,6 +412,18 @@ class Editor {
       this.painting = false;
     }
     if (this.queued.length) this.dispatch(this.queued.shift());
+  }
+
+  // While a file job runs, the page's clock is fed to the state a few times a second, so that a step the
+  // worker does not count still moves the bar (editor_state.js, STEPS).
+  tickWhileScoring() {
+    const busy = S.filesBusy(this.state) && this.root.isConnected;
+    if (busy && !this.ticker) {
+      this.ticker = setInterval(() => this.dispatch({ type: "files-tick", at: performance.now() }), TICK_MS);
+    } else if (!busy && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = 0;
+    }
   }
 
   cancelFiles() {
@@ -422,7 +476,14 @@ class Editor {
     const progress = (message) =>
       message.type === "files-scored"
         ? this.dispatch({ type: "files-scored", id: job.id, data: JSON.parse(message.json) })
-        : this.dispatch({ type: "files-progress", id: job.id, phase: message.phase, done: message.done, total: message.total });
+        : this.dispatch({
+            type: "files-progress",
+            id: job.id,
+            phase: message.phase,
+            done: message.done,
+            total: message.total,
+            at: performance.now(),
+          });
     engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }, { progress }).then(
       (message) => {
         engine.listeners.delete(message.id);
@@ -447,7 +508,7 @@ class Editor {
   // note, and the new pair is scored on a fresh worker: a reader who picked the wrong file need not wait for
   // it to be scored (most of a minute for 16,000 clips) before the right one starts.
   takeFile(side, name, bytes) {
-    this.dispatch({ type: "file", side, name, bytes });
+    this.dispatch({ type: "file", side, name, bytes, lines: lineCount(bytes) });
     if (S.jobOutdated(this.state)) engine.restart();
   }
 
@@ -486,7 +547,7 @@ class Editor {
       summary: box.querySelector("[data-cvb-files-summary]"),
       table: box.querySelector("[data-cvb-files-table]"),
       actions: box.querySelector("[data-cvb-files-actions]"),
-      painted: { report: null, sort: null, rows: null },
+      painted: { report: null, scored: null, open: false, sort: null, selected: null, page: -1 },
     };
     for (const input of box.querySelectorAll("input[type=file][data-cvb-file]")) {
       input.addEventListener("change", () => {
@@ -562,7 +623,7 @@ class Editor {
       if (value === null) parts.progress.removeAttribute("value");
       else if (parts.progress.getAttribute("value") !== value) parts.progress.setAttribute("value", value);
       if (parts.progressText) setText(parts.progressText, progress.text);
-      const phase = state.files.progress?.phase ?? "";
+      const phase = progress.step;
       if (running.dataset.phase !== phase) running.dataset.phase = phase; // for bench/editor.py's phase times
       if (parts.progress.getAttribute("aria-valuetext") !== progress.text) parts.progress.setAttribute("aria-valuetext", progress.text);
     }
@@ -635,12 +696,22 @@ class Editor {
       if (this.loadButton.disabled === offer) this.loadButton.disabled = !offer;
       if (this.loadButton.textContent !== text.load) this.loadButton.textContent = text.load;
     }
+    if (this.loading) {
+      // The runtime's bytes received of the total, while they arrive (the status says how many, of which part).
+      const bytes = S.downloading(state, text);
+      if (this.loading.hidden !== (bytes === null)) this.loading.hidden = bytes === null;
+      const value = bytes ? String(Math.round(bytes.fraction * 1000) / 1000) : null;
+      if (value !== null && this.loading.getAttribute("value") !== value) this.loading.setAttribute("value", value);
+    }
     for (const button of this.modeButtons) {
       const pressed = String(button.dataset.cvbDrawingMode === state.drawing);
       if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
       if (button.hidden !== (state.engine !== S.Engine.READY)) button.hidden = state.engine !== S.Engine.READY;
     }
     this.view.classList.toggle("cvb-editor__drawing--mer", state.drawn?.drawing === "mer");
+    // The build-time drawing is of the page's sample: hidden while the boxes hold texts not yet scored.
+    const unscored = S.unscored(state);
+    if (this.view.hidden !== unscored) this.view.hidden = unscored;
     root.dataset.cvbEngine = state.engine;
     if (state.runtime) root.dataset.cvbRuntime = state.runtime;
     root.classList.toggle("cvb-editor--over-limit", S.overLimit(state).length > 0);
@@ -740,6 +811,17 @@ class Editor {
       this.painted.details = view.details;
     }
   }
+}
+
+const TICK_MS = 250;
+
+// The lines of a file as bytes (a last line without its newline counts): what the large-file notice calls its
+// clips, counted before the worker reads a byte.
+function lineCount(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let lines = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines += 1;
+  return bytes.length && bytes[bytes.length - 1] !== 10 ? lines + 1 : lines;
 }
 
 function download(text, name, where) {

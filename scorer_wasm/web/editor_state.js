@@ -1,3 +1,4 @@
+// @ts-check
 // The editor's state and the one function that changes it: no DOM, no worker, no clock, so every sequence of
 // events can be replayed in Node (tests/web/editor_state.test.mjs) and the page can only show what the state
 // says. editor.js owns the shell: it turns DOM and worker happenings into events, feeds them to `next`, sends
@@ -14,6 +15,17 @@ export const STRINGS = Object.freeze({
   idle_save_data:
     "The figures below were computed when this page was built. Your browser asks to save data, so the " +
     "scorer loads only when you press the button.",
+  unscored: "These texts are not scored yet: their figures appear here once the scorer has loaded.",
+  unscored_save_data:
+    "These texts are not scored yet. Your browser asks to save data, so the scorer loads only when you press " +
+    "the button; their figures appear here then.",
+  slow_connection:
+    "Your browser reports a slow or metered connection, so the scorer waits for you: it is a {megabytes} MB " +
+    "download. Press the button to start it.",
+  loading_bytes:
+    "Downloading the scorer: {received} of {total} MB (Python {python}, start-up snapshot {snapshot}, " +
+    "wheels {wheels}).",
+  loading_part: "{received} of {total} MB",
   load: "Load the scorer",
   starting: "Starting the scorer…",
   failed: "The editor could not start: {error} The figures below are the ones computed at build time.",
@@ -43,10 +55,16 @@ export const STRINGS = Object.freeze({
   files_cancelled: "Stopped before the end; nothing was scored. Press “Score again” to run these files again.",
   files_cancel: "Cancel",
   files_rerun: "Score again",
-  files_progress_starting: "Starting…",
+  files_progress_reading: "{percent}: reading the two files…",
   files_progress_clips: "{percent}: read {done} of {total} clips",
+  files_progress_figures: "{percent}: all {total} clips scored; computing their figures and the table…",
   files_progress_bootstrap: "{percent}: confidence interval, {done} of {total} resamples",
   files_progress_report: "{percent}: writing the report, {done} of {total} clips",
+  files_progress_closing: "{percent}: report written; handing it to the page…",
+  files_large:
+    "Large files: {clips} lines, {megabytes} MB (the editor says so above {limitMegabytes} MB or {limitClips} " +
+    "clips). Scoring them in this browser takes about {minutes} minutes; Cancel stops it, and cvb-score on " +
+    "your own machine is faster.",
   files_corpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
   files_corpus_pending: "Corpus CER {cer}, MER {mer}. Their intervals follow once the resamples are drawn; a clip's alignment opens then too.",
   files_coverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
@@ -86,6 +104,7 @@ export function initial({
   builtSha256 = "",
   compact = false,
   saveData = false,
+  slow = false,
 } = {}) {
   return Object.freeze({
     engine: Engine.IDLE,
@@ -99,6 +118,9 @@ export function initial({
     builtSha256,
     compact,
     saveData,
+    slow, // the browser reports a slow or metered connection: the scorer loads only from the button
+    downloadSize: 0, // what a cold start downloads, in bytes, once known (for the slow connection's notice)
+    download: null, // {part: {received, total}} of the runtime's files while they arrive
     reference,
     hypothesis,
     sample: Object.freeze({ reference, hypothesis }), // what "reset" brings back: the page's own texts
@@ -123,6 +145,8 @@ const FILES = Object.freeze({
   sentVersion: 0,
   job: null, // {id, version}
   progress: null, // {phase, done, total} the job in the worker last reported
+  step: null, // {name, since}: the step of the job under way (STEPS) and when it began, on the page's clock
+  now: 0, // the page's clock at the latest event of the job (files-sent, files-progress, files-tick)
   cancelled: null, // the version whose job the reader stopped
   scored: null, // {version, data}: the report without its intervals, shown while the job draws them
   report: null, // {version, json, data}
@@ -148,178 +172,266 @@ function with_(state, changes) {
 
 /** The state after `event`. Pure: the same state and event always give the same new state. */
 export function next(state, event) {
-  switch (event.type) {
-    case "edit": {
-      const reference = event.reference ?? state.reference;
-      const hypothesis = event.hypothesis ?? state.hypothesis;
-      if (reference === state.reference && hypothesis === state.hypothesis) return state;
-      return with_(state, { reference, hypothesis, version: state.version + 1 });
-    }
-    case "restore": {
-      const edited = next(state, { type: "edit", reference: event.reference, hypothesis: event.hypothesis });
-      return next(edited, { type: "drawing", mode: event.drawing });
-    }
-    case "reset":
-      return next(next(state, { type: "edit", ...state.sample }), { type: "drawing", mode: "cer" });
-    case "drawing":
-      if ((event.mode !== "cer" && event.mode !== "mer") || event.mode === state.drawing) return state;
-      return with_(state, { drawing: event.mode, version: state.version + 1 });
-    case "start":
-      return state.engine === Engine.IDLE ? with_(state, { engine: Engine.LOADING, stage: "" }) : state;
-    case "progress":
-      return state.engine === Engine.LOADING || state.engine === Engine.IDLE
-        ? with_(state, { engine: Engine.LOADING, stage: event.text })
-        : state;
-    case "ready":
-      return with_(state, {
-        engine: Engine.READY,
-        sha256: event.sha256,
-        verified: Boolean(event.verified),
-        runtime: event.snapshot ? "snapshot" : "booted",
-      });
-    case "engine-failed":
-      return with_(state, { engine: Engine.FAILED, engineError: event.message, inFlight: null });
-    case "sent":
-      return with_(state, {
-        inFlight: {
-          id: event.id,
-          version: event.version,
-          reference: event.reference,
-          hypothesis: event.hypothesis,
-          drawing: event.drawing,
-        },
-        sentVersion: event.version,
-        nextId: Math.max(state.nextId, event.id + 1),
-      });
-    case "answer": {
-      if (state.inFlight?.id !== event.id) return state;
-      const asked = state.inFlight;
-      // Only the answer for the texts now in the boxes is drawn; an older one is dropped, and the newer
-      // texts are sent as soon as the worker is free (see `request`).
-      if (asked.version !== state.version) return with_(state, { inFlight: null });
-      return with_(state, {
-        inFlight: null,
-        failure: null,
-        drawn: {
-          id: asked.id,
-          version: asked.version,
-          reference: asked.reference,
-          hypothesis: asked.hypothesis,
-          drawing: asked.drawing,
-          view: event.view,
-          timing: event.timing ?? null,
-        },
-      });
-    }
-    case "answer-details": {
-      // The second part of the drawing on the page (details and the whole figures); any other is moot.
-      const drawn = state.drawn;
-      if (drawn?.id !== event.id || drawn.view.details !== undefined) return state;
-      return with_(state, {
-        drawn: { ...drawn, view: { ...drawn.view, details: event.details, figures: event.figures } },
-      });
-    }
-    case "answer-failed": {
-      if (state.inFlight?.id !== event.id) return state;
-      return with_(state, {
-        inFlight: null,
-        failure: { version: state.inFlight.version, message: event.message, kind: "request" },
-      });
-    }
-    case "draw-failed":
-      return with_(state, {
-        failure: { version: state.drawn?.version ?? state.version, message: event.message, kind: "draw" },
-        drawn: null,
-      });
-    case "file": {
-      if (event.side !== "reference" && event.side !== "hypothesis") return state;
-      return withFiles(state, {
-        [event.side]: Object.freeze({ name: event.name, bytes: event.bytes }),
-        version: state.files.version + 1,
-      });
-    }
-    case "files-sent":
-      // Ids are never reused, so nothing a stopped job's worker said can be taken for a later job's.
-      return withFiles(with_(state, { nextId: Math.max(state.nextId, event.id + 1) }), {
-        job: { id: event.id, version: event.version },
-        sentVersion: event.version,
+  const step = Object.hasOwn(STEPS_BY_EVENT, event.type) ? STEPS_BY_EVENT[event.type] : null;
+  return step ? step(state, event) : state;
+}
+
+// The steps, one per event type, each named for its event (STEPS_BY_EVENT, below, maps them).
+function onEdit(state, event) {
+  const reference = event.reference ?? state.reference;
+  const hypothesis = event.hypothesis ?? state.hypothesis;
+  if (reference === state.reference && hypothesis === state.hypothesis) return state;
+  return with_(state, { reference, hypothesis, version: state.version + 1 });
+}
+
+function onRestore(state, event) {
+  const edited = next(state, { type: "edit", reference: event.reference, hypothesis: event.hypothesis });
+  return next(edited, { type: "drawing", mode: event.drawing });
+}
+
+function onReset(state, event) {
+  return next(next(state, { type: "edit", ...state.sample }), { type: "drawing", mode: "cer" });
+}
+
+function onDrawing(state, event) {
+  if ((event.mode !== "cer" && event.mode !== "mer") || event.mode === state.drawing) return state;
+  return with_(state, { drawing: event.mode, version: state.version + 1 });
+}
+
+function onDownloadSize(state, event) {
+  return with_(state, { downloadSize: Number(event.bytes) || 0 });
+}
+
+function onDownload(state, event) {
+  return state.engine === Engine.LOADING || state.engine === Engine.IDLE
+    ? with_(state, { download: Object.freeze({ ...event.parts }) })
+    : state;
+}
+
+function onStart(state, event) {
+  return state.engine === Engine.IDLE ? with_(state, { engine: Engine.LOADING, stage: "" }) : state;
+}
+
+function onProgress(state, event) {
+  return state.engine === Engine.LOADING || state.engine === Engine.IDLE
+    ? with_(state, { engine: Engine.LOADING, stage: event.text })
+    : state;
+}
+
+function onReady(state, event) {
+  return with_(state, {
+    engine: Engine.READY,
+    sha256: event.sha256,
+    verified: Boolean(event.verified),
+    runtime: event.snapshot ? "snapshot" : "booted",
+  });
+}
+
+function onEngineFailed(state, event) {
+  return with_(state, { engine: Engine.FAILED, engineError: event.message, inFlight: null });
+}
+
+function onSent(state, event) {
+  return with_(state, {
+    inFlight: {
+      id: event.id,
+      version: event.version,
+      reference: event.reference,
+      hypothesis: event.hypothesis,
+      drawing: event.drawing,
+    },
+    sentVersion: event.version,
+    nextId: Math.max(state.nextId, event.id + 1),
+  });
+}
+
+function onAnswer(state, event) {
+  if (state.inFlight?.id !== event.id) return state;
+  const asked = state.inFlight;
+  // Only the answer for the texts now in the boxes is drawn; an older one is dropped, and the newer
+  // texts are sent as soon as the worker is free (see `request`).
+  if (asked.version !== state.version) return with_(state, { inFlight: null });
+  return with_(state, {
+    inFlight: null,
+    failure: null,
+    drawn: {
+      id: asked.id,
+      version: asked.version,
+      reference: asked.reference,
+      hypothesis: asked.hypothesis,
+      drawing: asked.drawing,
+      view: event.view,
+      timing: event.timing ?? null,
+    },
+  });
+}
+
+function onAnswerDetails(state, event) {
+  // The second part of the drawing on the page (details and the whole figures); any other is moot.
+  const drawn = state.drawn;
+  if (drawn?.id !== event.id || drawn.view.details !== undefined) return state;
+  return with_(state, {
+    drawn: { ...drawn, view: { ...drawn.view, details: event.details, figures: event.figures } },
+  });
+}
+
+function onAnswerFailed(state, event) {
+  if (state.inFlight?.id !== event.id) return state;
+  return with_(state, {
+    inFlight: null,
+    failure: { version: state.inFlight.version, message: event.message, kind: "request" },
+  });
+}
+
+function onDrawFailed(state, event) {
+  return with_(state, {
+    failure: { version: state.drawn?.version ?? state.version, message: event.message, kind: "draw" },
+    drawn: null,
+  });
+}
+
+function onFile(state, event) {
+  if (event.side !== "reference" && event.side !== "hypothesis") return state;
+  return withFiles(state, {
+    [event.side]: Object.freeze({ name: event.name, bytes: event.bytes, lines: Number(event.lines) || 0 }),
+    version: state.files.version + 1,
+  });
+}
+
+function onFilesSent(state, event) {
+  // Ids are never reused, so nothing a stopped job's worker said can be taken for a later job's.
+  return withFiles(with_(state, { nextId: Math.max(state.nextId, event.id + 1) }), {
+    job: { id: event.id, version: event.version },
+    sentVersion: event.version,
+    progress: null,
+    step: Object.freeze({ name: "reading", since: Number(event.at) || 0 }),
+    now: Number(event.at) || 0,
+    scored: null,
+    cancelled: null,
+  });
+}
+
+function onFilesProgress(state, event) {
+  // Only the running job's progress counts: a message still in flight when the job was stopped is dropped.
+  if (state.files.job?.id !== event.id || !PHASES.includes(event.phase)) return state;
+  const progress = Object.freeze({
+    phase: event.phase,
+    done: Number(event.done) || 0,
+    total: Number(event.total) || 0,
+  });
+  const at = Number(event.at) || state.files.now;
+  const name = stepOf(progress);
+  const step = name === state.files.step?.name ? state.files.step : Object.freeze({ name, since: at });
+  return withFiles(state, { progress, step, now: Math.max(state.files.now, at) });
+}
+
+function onFilesTick(state, event) {
+  // The page's clock, while a job runs: an uncounted step's bar moves with the time it has taken.
+  if (state.files.job === null || !(Number(event.at) > state.files.now)) return state;
+  return withFiles(state, { now: Number(event.at) });
+}
+
+function onFilesScored(state, event) {
+  // Shown only for the files in the boxes: a job sent for files since replaced keeps running unseen.
+  const job = state.files.job;
+  if (job?.id !== event.id || job.version !== state.files.version) return state;
+  return withFiles(state, { scored: Object.freeze({ version: job.version, data: event.data }), page: 0 });
+}
+
+function onFilesCancel(state, event) {
+  const job = state.files.job;
+  if (job === null) return state; // nothing runs: a cancel after the answer changes nothing
+  return withFiles(state, { job: null, progress: null, scored: null, cancelled: job.version });
+}
+
+function onFilesRerun(state, event) {
+  const f = state.files;
+  if (f.job !== null || !f.reference || !f.hypothesis) return state;
+  return withFiles(state, { version: f.version + 1, cancelled: null });
+}
+
+function onEngineRestart(state, event) {
+  // The worker was stopped (to cancel a file job) and a new one is starting: whatever it held is gone.
+  // The texts stay; the one in the boxes is sent again once the new worker is ready, and a file job of
+  // this editor that nobody cancelled is run again.
+  const killed = state.files.job !== null;
+  const restarted = with_(state, { engine: Engine.LOADING, stage: "", inFlight: null, sentVersion: 0 });
+  return killed ? withFiles(restarted, { job: null, progress: null, scored: null, sentVersion: 0 }) : restarted;
+}
+
+function onFilesDone(state, event) {
+  const job = state.files.job;
+  if (job?.id !== event.id) return state;
+  if (job.version !== state.files.version) return withFiles(state, { job: null, scored: null });
+  return event.type === "files-answer"
+    ? withFiles(state, {
+        job: null,
         progress: null,
         scored: null,
-        cancelled: null,
+        error: null,
+        report: { version: job.version, json: event.json, data: event.data },
+        // The reader who turned pages of the early table keeps their page.
+        page: state.files.scored ? state.files.page : 0,
+      })
+    : withFiles(state, {
+        job: null,
+        progress: null,
+        scored: null,
+        report: null,
+        error: { version: job.version, message: event.message },
       });
-    case "files-progress": {
-      // Only the running job's progress counts: a message still in flight when the job was stopped is dropped.
-      if (state.files.job?.id !== event.id || !PHASES.includes(event.phase)) return state;
-      return withFiles(state, {
-        progress: Object.freeze({ phase: event.phase, done: Number(event.done) || 0, total: Number(event.total) || 0 }),
-      });
-    }
-    case "files-scored": {
-      // Shown only for the files in the boxes: a job sent for files since replaced keeps running unseen.
-      const job = state.files.job;
-      if (job?.id !== event.id || job.version !== state.files.version) return state;
-      return withFiles(state, { scored: Object.freeze({ version: job.version, data: event.data }), page: 0 });
-    }
-    case "files-cancel": {
-      const job = state.files.job;
-      if (job === null) return state; // nothing runs: a cancel after the answer changes nothing
-      return withFiles(state, { job: null, progress: null, scored: null, cancelled: job.version });
-    }
-    case "files-rerun": {
-      const f = state.files;
-      if (f.job !== null || !f.reference || !f.hypothesis) return state;
-      return withFiles(state, { version: f.version + 1, cancelled: null });
-    }
-    case "engine-restart": {
-      // The worker was stopped (to cancel a file job) and a new one is starting: whatever it held is gone.
-      // The texts stay; the one in the boxes is sent again once the new worker is ready, and a file job of
-      // this editor that nobody cancelled is run again.
-      const killed = state.files.job !== null;
-      const restarted = with_(state, { engine: Engine.LOADING, stage: "", inFlight: null, sentVersion: 0 });
-      return killed ? withFiles(restarted, { job: null, progress: null, scored: null, sentVersion: 0 }) : restarted;
-    }
-    case "files-answer":
-    case "files-failed": {
-      const job = state.files.job;
-      if (job?.id !== event.id) return state;
-      if (job.version !== state.files.version) return withFiles(state, { job: null, scored: null });
-      return event.type === "files-answer"
-        ? withFiles(state, {
-            job: null,
-            progress: null,
-            scored: null,
-            error: null,
-            report: { version: job.version, json: event.json, data: event.data },
-            // The reader who turned pages of the early table keeps their page.
-            page: state.files.scored ? state.files.page : 0,
-          })
-        : withFiles(state, {
-            job: null,
-            progress: null,
-            scored: null,
-            report: null,
-            error: { version: job.version, message: event.message },
-          });
-    }
-    case "sort": {
-      if (!SORT_KEYS.includes(event.key)) return state;
-      const { key, descending } = state.files.sort;
-      return withFiles(state, {
-        sort: Object.freeze({ key: event.key, descending: key === event.key ? !descending : event.key !== "id" }),
-        page: 0,
-      });
-    }
-    case "files-page": {
-      const pages = clipPages(state);
-      const page = Math.min(Math.max(0, Math.trunc(Number(event.page) || 0)), Math.max(0, pages - 1));
-      return page === state.files.page ? state : withFiles(state, { page });
-    }
-    case "select":
-      return withFiles(state, { selected: event.clip });
-    default:
-      return state;
-  }
 }
+
+function onSort(state, event) {
+  if (!SORT_KEYS.includes(event.key)) return state;
+  const { key, descending } = state.files.sort;
+  return withFiles(state, {
+    sort: Object.freeze({ key: event.key, descending: key === event.key ? !descending : event.key !== "id" }),
+    page: 0,
+  });
+}
+
+function onFilesPage(state, event) {
+  const pages = clipPages(state);
+  const page = Math.min(Math.max(0, Math.trunc(Number(event.page) || 0)), Math.max(0, pages - 1));
+  return page === state.files.page ? state : withFiles(state, { page });
+}
+
+function onSelect(state, event) {
+  return withFiles(state, { selected: event.clip });
+}
+
+// An event of any other type changes nothing.
+const STEPS_BY_EVENT = Object.freeze({
+  "edit": onEdit,
+  "restore": onRestore,
+  "reset": onReset,
+  "drawing": onDrawing,
+  "download-size": onDownloadSize,
+  "download": onDownload,
+  "start": onStart,
+  "progress": onProgress,
+  "ready": onReady,
+  "engine-failed": onEngineFailed,
+  "sent": onSent,
+  "answer": onAnswer,
+  "answer-details": onAnswerDetails,
+  "answer-failed": onAnswerFailed,
+  "draw-failed": onDrawFailed,
+  "file": onFile,
+  "files-sent": onFilesSent,
+  "files-progress": onFilesProgress,
+  "files-tick": onFilesTick,
+  "files-scored": onFilesScored,
+  "files-cancel": onFilesCancel,
+  "files-rerun": onFilesRerun,
+  "engine-restart": onEngineRestart,
+  "files-answer": onFilesDone,
+  "files-failed": onFilesDone,
+  "sort": onSort,
+  "files-page": onFilesPage,
+  "select": onSelect,
+});
 
 /** The file-scoring job to send now, or null: both files chosen, Python up, these files not yet sent. */
 export function filesRequest(state) {
@@ -339,32 +451,98 @@ export function jobOutdated(state) {
   return job !== null && job.version !== state.files.version;
 }
 
-// The phases a file job reports, in order, and the share of the whole run each takes, so that one bar runs
-// from 0 to 100 once and at an even pace. Measured on a 16,000-clip file (bench/editor.py --files): clips read
-// and scored, with the report before its intervals, 3.4 s; resamples 41.0 s; report 0.7 s. All three grow with
-// the clips, so the shares hold roughly for any file (the clips' part also grows with their length).
+// The phases a file job's worker counts (cvb_scorer.progress), in order.
 export const PHASES = Object.freeze(["clips", "bootstrap", "report"]);
-const PHASE_SHARE = Object.freeze({ clips: [0, 0.08], bootstrap: [0.08, 0.98], report: [0.98, 1] });
-const PHASE_TEXT = Object.freeze({
+
+// A job's steps, in order, and the share of the bar each takes, so that one bar runs from 0 to 100 once at
+// an even pace. Three are counted by the worker (PHASES). Three are not: reading the files (before the first
+// clip is counted), computing the figures and the table once every clip is scored (before the first
+// resample), and handing the report to the page once every clip is written. The bar never waits on a
+// finished count: a counted phase at its total is followed at once by the uncounted step after it, and an
+// uncounted step moves with the time it has taken, against the time it is expected to take (STEP_MS_PER_CLIP),
+// approaching its end without reaching it until the worker says the step is over. The shares and the rates
+// follow how long each step takes on a long pair (a 100,000-clip pair of short texts through
+// cvb_scorer.browser); every step grows with the clips, so the shares hold roughly for any file.
+export const STEPS = Object.freeze(["reading", "clips", "figures", "bootstrap", "report", "closing"]);
+const STEP_SHARE = Object.freeze({
+  reading: [0, 0.03],
+  clips: [0.03, 0.15],
+  figures: [0.15, 0.32],
+  bootstrap: [0.32, 0.93],
+  report: [0.93, 0.96],
+  closing: [0.96, 1],
+});
+const STEP_MS_PER_CLIP = Object.freeze({ reading: 0.1, figures: 0.5, closing: 0.1 });
+// An uncounted step is expected to take at least this long, and its part of the bar stops short of its end.
+const STEP_MIN_MS = 1000;
+const TIMED_AT_MOST = 0.95;
+const STEP_TEXT = Object.freeze({
+  reading: "files_progress_reading",
   clips: "files_progress_clips",
+  figures: "files_progress_figures",
   bootstrap: "files_progress_bootstrap",
   report: "files_progress_report",
+  closing: "files_progress_closing",
 });
+const AFTER = Object.freeze({ clips: "figures", bootstrap: "report", report: "closing" });
 
-/** The running job's progress: {fraction (0..1, or null before the first report), text}, or null when idle. */
+// The step a report puts the job in: its counted phase, or once that phase is at its total the step after it.
+function stepOf(progress) {
+  return progress.total > 0 && progress.done >= progress.total ? AFTER[progress.phase] : progress.phase;
+}
+
+// Files this large are announced before they are read: a named limit each, stated in the notice itself.
+export const LARGE_FILE_BYTES = 20 * 1e6;
+export const LARGE_FILE_CLIPS = 100_000;
+// The time a file job takes in the browser, per clip, all steps together, as bench/editor.py --files measures
+// it (its 16,000-clip pair in Chromium): the notice's estimate, said as "about".
+export const MS_PER_CLIP = 2.8;
+
+function clipsExpected(state) {
+  const f = state.files;
+  return Math.max(f.reference?.lines ?? 0, f.hypothesis?.lines ?? 0, f.progress?.phase === "clips" ? f.progress.total : 0);
+}
+
+/** The notice for files over a limit, with the time they are expected to take; null for smaller files. */
+export function largeFiles(state, text = STRINGS) {
+  const f = state.files;
+  if (!f.reference || !f.hypothesis) return null;
+  const bytes = f.reference.bytes.byteLength + f.hypothesis.bytes.byteLength;
+  const clips = clipsExpected(state);
+  if (bytes < LARGE_FILE_BYTES && clips < LARGE_FILE_CLIPS) return null;
+  return fill(text.files_large, {
+    clips: numberFormat.format(clips),
+    megabytes: (bytes / 1e6).toFixed(1),
+    limitMegabytes: numberFormat.format(LARGE_FILE_BYTES / 1e6),
+    limitClips: numberFormat.format(LARGE_FILE_CLIPS),
+    minutes: numberFormat.format(Math.max(1, Math.round((clips * MS_PER_CLIP) / 60_000))),
+  });
+}
+
+/** The running job's progress: {fraction (0..1), step, text}, or null when idle. */
 export function filesProgress(state, text = STRINGS) {
   if (!filesBusy(state)) return null;
-  const p = state.files.progress;
-  if (!p) return { fraction: null, text: text.files_progress_starting };
-  const [from, to] = PHASE_SHARE[p.phase];
-  const within = p.total > 0 ? Math.min(1, Math.max(0, p.done / p.total)) : 0;
+  const f = state.files;
+  const p = f.progress;
+  const step = f.step ?? { name: "reading", since: f.now };
+  const [from, to] = STEP_SHARE[step.name];
+  const timed = step.name in STEP_MS_PER_CLIP;
+  // A counted step entered as the one before it ended has counted nothing yet.
+  const counted = p?.phase === step.name ? p : { done: 0, total: clipsExpected(state) };
+  const expected = Math.max(STEP_MIN_MS, clipsExpected(state) * (STEP_MS_PER_CLIP[step.name] ?? 0));
+  const within = timed
+    ? Math.min(TIMED_AT_MOST, 1 - Math.exp(-Math.max(0, f.now - step.since) / expected))
+    : counted.total > 0
+      ? Math.min(1, Math.max(0, counted.done / counted.total))
+      : 0;
   const fraction = from + (to - from) * within;
   return {
     fraction,
-    text: fill(text[PHASE_TEXT[p.phase]], {
+    step: step.name,
+    text: fill(text[STEP_TEXT[step.name]], {
       percent: `${Math.floor(fraction * 100)}%`,
-      done: numberFormat.format(p.done),
-      total: numberFormat.format(p.total),
+      done: numberFormat.format(counted.done),
+      total: numberFormat.format(timed ? clipsExpected(state) : counted.total),
     }),
   };
 }
@@ -390,7 +568,10 @@ export function filesStatus(state, text = STRINGS) {
   if (f.report?.version === f.version) {
     return fill(text.files_scored, { ...names, clips: numberFormat.format(f.report.data.clips.length) });
   }
-  if (state.engine !== Engine.READY) return state.engine === Engine.FAILED ? fill(text.failed, { error: state.engineError || text.worker_failed }) : text.files_waiting;
+  if (state.engine === Engine.FAILED) return fill(text.failed, { error: state.engineError || text.worker_failed });
+  const large = largeFiles(state, text);
+  if (large) return large;
+  if (state.engine !== Engine.READY) return text.files_waiting;
   return fill(text.files_scoring, names);
 }
 
@@ -539,9 +720,15 @@ export function statusText(state, text = STRINGS) {
   }
   switch (state.engine) {
     case Engine.IDLE:
+      if (state.slow && !state.saveData) return fill(text.slow_connection, { megabytes: megabytes(state.downloadSize) });
+      if (unscored(state)) return state.saveData ? text.unscored_save_data : text.unscored;
       return state.saveData ? text.idle_save_data : text.idle;
-    case Engine.LOADING:
+    case Engine.LOADING: {
+      const bytes = downloading(state);
+      if (bytes) return bytes.text;
+      if (unscored(state)) return text.unscored;
       return state.stage || text.starting;
+    }
     case Engine.FAILED:
       return fill(text.failed, { error: state.engineError || text.worker_failed });
     default:
@@ -606,6 +793,15 @@ export function decodeFragment(hash) {
   }
 }
 
+/**
+ * Whether the boxes hold texts no drawing has been made for yet: the only drawing on the page is the one built
+ * with the page, of its sample, while the boxes hold other texts (a shared link, or an edit made before the
+ * scorer was up). Its figures are not these texts' and must not be shown beside them.
+ */
+export function unscored(state) {
+  return state.drawn === null && edited(state);
+}
+
 /** Whether the texts or the drawing differ from the page's own sample (what "reset" undoes). */
 export function edited(state) {
   const sample = state.sample;
@@ -642,6 +838,41 @@ export function resultText(state, link, text = STRINGS) {
     signature: state.drawn.view.signature,
     link,
   });
+}
+
+const megabytes = (bytes) => (bytes > 0 ? (bytes / 1e6).toFixed(1) : "…");
+
+/** Whether the scorer waits for its button: the data saver is on, or the connection is slow or metered. */
+export function asksFirst(state) {
+  return state.saveData || state.slow;
+}
+
+/**
+ * The runtime's download while it arrives: {fraction, received, total (bytes), text}, or null when nothing
+ * is being downloaded (not loading, or every byte in).
+ */
+export function downloading(state, text = STRINGS) {
+  if (state.engine !== Engine.LOADING || !state.download) return null;
+  const parts = Object.values(state.download);
+  const received = parts.reduce((sum, part) => sum + part.received, 0);
+  const total = parts.reduce((sum, part) => sum + part.total, 0);
+  if (!(total > 0) || received >= total) return null;
+  const part = (name) => {
+    const p = state.download[name] ?? { received: 0, total: 0 };
+    return fill(text.loading_part, { received: megabytes(p.received || 0).replace("…", "0.0"), total: megabytes(p.total) });
+  };
+  return {
+    fraction: received / total,
+    received,
+    total,
+    text: fill(text.loading_bytes, {
+      received: (received / 1e6).toFixed(1),
+      total: megabytes(total),
+      python: part("python"),
+      snapshot: part("snapshot"),
+      wheels: part("wheels"),
+    }),
+  };
 }
 
 /** Whether the "Load the scorer" button is offered: Python is not loading yet. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Restoring a start-up snapshot bigger than the memory Pyodide starts with.
 //
 // Pyodide restores a snapshot by copying it over the WebAssembly memory its module starts with; that memory is

@@ -1,3 +1,4 @@
+// @ts-check
 // The scorer's Web Worker: runs the site's own cvb_scorer wheel in Pyodide so the page never waits on Python.
 //
 // Every file comes from this site's assets: no CDN, no micropip, so the editor works offline after the first
@@ -20,6 +21,8 @@ const memoryModule = import("./memory.mjs");
 memoryModule.catch(() => {}); // without it Python boots the long way (startPython)
 
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
+// Pyodide's own files (scorer_wasm/web/pyodide-pin.json names the same), all of which every start reads.
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
 // A Python exception's message is its whole traceback; the entrant needs the last line, which names the error.
 function lastLine(error) {
@@ -38,6 +41,57 @@ reached("started");
 function progress(stage, text) {
   postMessage({ type: "progress", stage, text });
 }
+
+// What a cold start downloads, told to the page as the bytes arrive: every fetch this worker makes (its own and
+// Pyodide's) goes through `fetch` below, which counts the bytes of each runtime file the manifest sizes
+// (runtime.sizes: the bytes as received, decoded) on their way to the reader. A file fetched twice (a wheel
+// is fetched early, then installed) counts once. Told at most every DOWNLOAD_EVERY_MS, and once more at the
+// end of each file, so the page's count moves while it waits and ends on the whole.
+const DOWNLOAD_EVERY_MS = 100;
+const download = { sizes: new Map(), parts: new Map(), received: new Map(), told: 0 };
+const partOf = (url) => (url.endsWith(".whl") ? "wheels" : url.includes("snapshot") ? "snapshot" : "python");
+
+function expectDownloads(manifest, urls) {
+  const sizes = manifest.runtime.sizes ?? {};
+  for (const url of urls) {
+    const size = sizes[Object.keys(sizes).find((path) => fromManifest(path) === url) ?? ""];
+    if (typeof size === "number") download.sizes.set(url, size);
+  }
+}
+
+function tellDownload(force) {
+  const now = performance.now();
+  if (!force && now - download.told < DOWNLOAD_EVERY_MS) return;
+  download.told = now;
+  const parts = {};
+  for (const [url, size] of download.sizes) {
+    const part = (parts[partOf(url)] ??= { received: 0, total: 0 });
+    part.received += Math.min(size, download.received.get(url) ?? 0);
+    part.total += size;
+  }
+  postMessage({ type: "download", parts });
+}
+
+const plainFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = async (input, init) => {
+  const response = await plainFetch(input, init);
+  const url = response.url;
+  if (!download.sizes.has(url) || !response.body) return response;
+  let bytes = 0;
+  const counted = new TransformStream({
+    transform(chunk, controller) {
+      bytes += chunk.byteLength;
+      if (bytes > (download.received.get(url) ?? 0)) download.received.set(url, bytes);
+      tellDownload(false);
+      controller.enqueue(chunk);
+    },
+    flush() {
+      tellDownload(true);
+    },
+  });
+  const { status, statusText, headers } = response;
+  return new Response(response.body.pipeThrough(counted), { status, statusText, headers });
+};
 
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -80,9 +134,8 @@ class NotKept extends Error {}
 
 async function runtimeKept(manifest) {
   if (!globalThis.caches || !mayRestore(manifest)) return false;
-  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
   const urls = [
-    ...pyodide.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
     fromManifest(manifest.start_up_snapshot.path),
     ...wheelURLs(manifest, true),
   ];
@@ -148,22 +201,20 @@ async function fetchSnapshot(url, expected) {
   return inflated;
 }
 
-// A return visit reads the snapshot inflated, ~55 MB, from a file of this origin's private file system
-// (OPFS) rather than inflating the ~11 MB kept packed: inflating is ~0.2 s of this thread's CPU on a warm
-// start, on a machine whose cores the page's own start-up wants too, and a synchronous read of a file into
-// one buffer costs a small part of that (the same bytes read from Cache Storage took as long as inflating).
+// A return visit reads the snapshot inflated from a file of this origin's private file system (OPFS) rather
+// than inflating the packed copy kept in the cache: inflating is this thread's CPU on a warm start, on a
+// machine whose cores the page's own start-up wants too, and a synchronous read of a file into one buffer
+// costs a small part of that (the same bytes read from Cache Storage cost as much as inflating).
 // The file is named by the sha256 of the inflated bytes, which the manifest records beside the packed file's
 // (inflated_sha256): a rebuilt site's snapshot never meets an old file, and the older files are deleted when
 // a new one is written. It is written once a restore from verified packed bytes has worked (keepInflated),
 // only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly full phone the packed
 // copy alone stays), and it is hashed when read: nothing is answered before it matches, and a copy that does
 // not match is deleted and Python booted the long way (once). Chromium computes crypto.subtle.digest on the
-// calling thread before it returns, so the hash runs before the restore, not beside it. It is not what a warm
-// reload waits for: traced in Chromium 156 on two cores, the digest of these 55 MB took ~40 ms of this
-// thread's CPU, and a copy checked by an 8-byte checksum instead (~15 ms) was no faster over 24 alternating
-// reloads each (1,090 ms to interactive with the checksum, 1,054 with the hash, medians). The reload's time
-// goes to compiling and optimising Pyodide's WebAssembly and parsing its JavaScript, beside the page's own
-// start-up; a second worker that read and hashed the file itself was no faster either, the cores being busy.
+// calling thread before it returns, so the hash runs before the restore, not beside it; a full hash rather
+// than a cheaper checksum, because the hash is a small part of a warm reload, whose time goes to compiling
+// Pyodide's WebAssembly and parsing its JavaScript beside the page's own start-up (the figures are in
+// bench/results/editor.json and the commits that chose this).
 // Browsers without the synchronous file API read the packed copy every time.
 const INFLATED_PREFIX = "cvb-snapshot-";
 const ROOM_FACTOR = 20;
@@ -251,9 +302,11 @@ async function startPython(manifestPromise) {
   const inflatedSha256 = record?.inflated_sha256;
   // What was read: the kept inflated copy, or the packed file inflated here (then kept inflated for next time).
   const source = mayRestore(manifest)
-    ? keptInflated(inflatedSha256).then(
-        async (kept) => kept ?? { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null },
-      )
+    ? keptInflated(inflatedSha256).then(async (kept) => {
+        if (!kept) return { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null };
+        download.sizes.delete(fromManifest(record.path)); // read from this origin's disk, not downloaded
+        return kept;
+      })
     : null;
   const snapshot = source?.then(({ bytes }) => bytes) ?? null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
@@ -290,10 +343,62 @@ async function startPython(manifestPromise) {
   return { pyodide: await loadPyodide(options), snapshot: false, keepSnapshot: null };
 }
 
+// The files a cold start downloads, for the page's count of their bytes (see `fetch` above).
+function expectColdDownloads(manifest) {
+  const restoring = mayRestore(manifest);
+  expectDownloads(manifest, [
+    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    ...(restoring ? [fromManifest(manifest.start_up_snapshot.path)] : []),
+    ...wheelURLs(manifest, restoring),
+  ]);
+  tellDownload(true);
+}
+
+// The keystroke path: cvb_scorer.browser's Keystrokes. Keyword arguments reach Python through callKwargs (a
+// text left out is the scorer's English); each method's proxy is taken once and kept for the page's life (a
+// proxy per call would wait for the garbage collector to be freed).
+function keystrokeEngine(browser) {
+  const keystrokes = browser.Keystrokes();
+  const whole = keystrokes.whole;
+  const first = keystrokes.first;
+  const rest = keystrokes.rest;
+  return {
+    render: (reference, hypothesis) => whole(reference, hypothesis),
+    renderFirst: (reference, hypothesis, mer, text) =>
+      first.callKwargs(reference, hypothesis, text === undefined ? { mer } : { mer, text }),
+    renderRest: () => rest(),
+  };
+}
+
+// The file mode: cvb_scorer.browser's FileMode, made once its wheels' files are installed (it imports the
+// CLI, which reads them), by the first file job or once the reader pauses, whichever comes first, and once.
+function fileEngine(browser, install) {
+  let made = null;
+  let done = false;
+  const files = () =>
+    (made ??= (async () => {
+      await install();
+      const mode = browser.FileMode();
+      const score = mode.score;
+      const text = mode.text;
+      const clip = mode.clip;
+      done = true;
+      reached("file-mode");
+      return {
+        score: (reference, hypothesis, progress, scored) =>
+          score.callKwargs(reference.name, reference.bytes, hypothesis.name, hypothesis.bytes, { progress, scored }),
+        text: () => text(),
+        clip: (id) => clip(id),
+      };
+    })());
+  return { files, filesPending: () => !done };
+}
+
 async function boot() {
   const started = performance.now();
   progress("runtime", "Loading the Python runtime (Pyodide)…");
   const manifestPromise = keptManifest();
+  manifestPromise.then(expectColdDownloads, () => {});
   // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
   // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
   manifestPromise
@@ -309,14 +414,15 @@ async function boot() {
   progress("wheels", "Loading the scorer wheels…");
   const manifest = await manifestPromise;
   const check = await checked;
-  // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN.
-  const install = async () => {
-    await pyodide.loadPackage(
-      wheelURLs(manifest, snapshot),
-      { messageCallback: () => {}, errorCallback: (message) => console.warn(message) },
-    );
-    reached("installed");
-  };
+  // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN. Once.
+  let installed = null;
+  const install = () =>
+    (installed ??= pyodide
+      .loadPackage(wheelURLs(manifest, snapshot), {
+        messageCallback: () => {},
+        errorCallback: (message) => console.warn(message),
+      })
+      .then(() => reached("installed")));
   // Booted, the scorer is imported from the wheel's files, so they are installed first. Restored, it is
   // imported already and its modules are in memory, but its files are not (Pyodide's file system lives
   // outside the snapshot's memory): they are installed again once the reader pauses (see filesWhenIdle), for
@@ -324,153 +430,20 @@ async function boot() {
   // tools/snapshot_pyodide.mjs proves of every snapshot it writes.
   if (!snapshot) await install();
 
-  // Restored from the snapshot, the scorer is imported already and this import finds it in memory; booted,
-  // this import compiles it.
-  pyodide.runPython(`
-from cvb_scorer.view import render_view as _cvb_render_view
-
-def _cvb_render(reference, hypothesis, mer=False):
-    return _cvb_render_view(reference=reference, hypothesis=hypothesis, mer=mer).to_editor_json()
-
-_cvb_parts = None
-
-def _cvb_render_first(reference, hypothesis, mer=False, text=None):
-    # The keystroke's drawing and summary now; its details (see _cvb_render_rest) once typing pauses. text:
-    # the page's words for the drawing as JSON (data-cvb-view-text), or None for the scorer's English.
-    global _cvb_parts
-    from cvb_scorer.view import render_editor_parts
-    from cvb_scorer.view_text import view_text_from_json
-
-    words = view_text_from_json(text)
-    _cvb_parts = render_editor_parts(reference=reference, hypothesis=hypothesis, mer=mer, text=words)
-    return _cvb_parts.first
-
-def _cvb_render_rest():
-    global _cvb_parts
-    parts, _cvb_parts = _cvb_parts, None
-    return parts.rest()
-`);
+  // The worker's Python is cvb_scorer.browser (typed, and tested under CPython and in Pyodide). Restored from
+  // the snapshot, the module is imported already (tools/snapshot_pyodide.mjs imports it) and this import finds
+  // it in memory; booted, this import compiles it.
+  const browser = pyodide.pyimport("cvb_scorer.browser");
+  const keystrokes = keystrokeEngine(browser);
   reached("defined");
-  // Files are scored by the CLI itself, `cvb-score --json -- REF HYP`, run on copies in Pyodide's memory file
-  // system under the reader's own file names: the download is the CLI's output byte for byte and a bad line
-  // gets the CLI's sentence, with no second JSONL reader anywhere. A clip's texts for its drawing come from
-  // the scorer's own reader (report.parse_jsonl) of the same copies.
-  const defineFileMode = () => pyodide.runPython(`
-import contextlib as _cvb_contextlib
-import io as _cvb_io
-import json as _cvb_json
-import os as _cvb_os
-
-_CVB_FILES = "/tmp/cvb-files"
-
-
-def _cvb_place(ref_name, ref_bytes, hyp_name, hyp_bytes):
-    # Two files of one name (from two folders) go in two folders, so each keeps its name in the sentences.
-    _cvb_os.makedirs(_CVB_FILES, exist_ok=True)
-    _cvb_os.chdir(_CVB_FILES)
-    ref, hyp = (ref_name, hyp_name) if ref_name != hyp_name else (f"reference/{ref_name}", f"hypothesis/{hyp_name}")
-    for path, data in ((ref, ref_bytes), (hyp, hyp_bytes)):
-        if "/" in path:
-            _cvb_os.makedirs(_cvb_os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(bytes(data))
-    # What was kept of the files placed before goes with them.
-    globals().update(_cvb_placed=(ref, hyp), _cvb_records=None, _cvb_report=None)
-
-
-_cvb_report = None  # the Report of the last files scored (cli.main's reported)
-_cvb_records = None  # both files' records, read at the first clip opened (_cvb_clip)
-
-
-def _cvb_keep_report(report):
-    global _cvb_report
-    _cvb_report = report
-
-
-def _cvb_cli(*options, progress=None, scored=None):
-    from cvb_scorer import cli
-
-    out, err = _cvb_io.StringIO(), _cvb_io.StringIO()
-    with _cvb_contextlib.redirect_stdout(out), _cvb_contextlib.redirect_stderr(err):
-        code = cli.main(
-            [*options, "--", *_cvb_placed], progress=progress, scored=scored, reported=_cvb_keep_report
-        )
-    if code != 0:
-        return _cvb_json.dumps({"error": err.getvalue().strip().removeprefix("cvb-score: ")}, ensure_ascii=False)
-    return _cvb_json.dumps({"output": out.getvalue()}, ensure_ascii=False)
-
-
-def _cvb_score_files(ref_name, ref_bytes, hyp_name, hyp_bytes, report=None, scored=None):
-    # \`report(phase, done, total)\` moves the page's bar: the CLI calls it at most once per whole percent of
-    # each phase (clips read, resamples drawn, clips written; cvb_scorer.progress). \`scored(json)\` gets the
-    # report without its intervals once the clips are scored (report.scored_json): without numpy the
-    # bootstrap is most of a long run (a 16,000-clip file: ~50 s of ~55), and the page shows the figures and
-    # the table meanwhile.
-    _cvb_place(ref_name, ref_bytes.to_py(), hyp_name, hyp_bytes.to_py())
-    return _cvb_cli("--json", progress=report, scored=scored)
-
-
-def _cvb_files_text():
-    # The CLI's text report of the files just scored, made from the report that run kept (what \`cvb-score
-    # REF HYP\` prints, cli.main): running the CLI again would draw the intervals again, most of a minute for
-    # a long file.
-    if _cvb_report is None:
-        return _cvb_cli()
-    from cvb_scorer.report import report_text
-
-    return _cvb_json.dumps({"output": report_text(_cvb_report)}, ensure_ascii=False)
-
-
-def _cvb_clip(clip_id):
-    # Both files are read once, at the first clip opened (a 16,000-clip pair took ~0.1 s in CPython, more
-    # here), and kept until other files are placed.
-    global _cvb_records
-    if _cvb_records is None:
-        from cvb_scorer.report import decode_jsonl, parse_jsonl
-        from cvb_scorer.rules import load_packaged_rules
-
-        limit = load_packaged_rules().input.max_text_chars
-        read = []
-        for path in _cvb_placed:
-            with open(path, "rb") as handle:
-                data = handle.read()
-            read.append(parse_jsonl(decode_jsonl(data, name=path), name=path, max_chars=limit))
-        _cvb_records = read
-    texts = [records.get(clip_id, ("", 0))[0] for records in _cvb_records]
-    return _cvb_json.dumps({"reference": texts[0], "hypothesis": texts[1]}, ensure_ascii=False)
-`);
-  const render = pyodide.globals.get("_cvb_render");
-  const renderFirst = pyodide.globals.get("_cvb_render_first");
-  const renderRest = pyodide.globals.get("_cvb_render_rest");
-  // The file mode's functions, once its files are installed and it is defined: started by the first file job
-  // or once the reader pauses, whichever comes first, and done once.
-  let fileMode = null;
-  let filesDone = false;
-  const files = () =>
-    (fileMode ??= (async () => {
-      if (snapshot) await install();
-      defineFileMode();
-      filesDone = true;
-      reached("file-mode");
-      return {
-        score: pyodide.globals.get("_cvb_score_files"),
-        text: pyodide.globals.get("_cvb_files_text"),
-        clip: pyodide.globals.get("_cvb_clip"),
-      };
-    })());
-  const serviceWorker = manifest.service_worker ? fromManifest(manifest.service_worker) : null;
-  const filesPending = () => !filesDone;
   return {
-    render,
-    renderFirst,
-    renderRest,
-    files,
-    filesPending,
+    ...keystrokes,
+    ...fileEngine(browser, install),
     keepSnapshot,
     sha256: check.sha256,
     verified: check.verified,
     started,
-    serviceWorker,
+    serviceWorker: manifest.service_worker ? fromManifest(manifest.service_worker) : null,
     snapshot,
   };
 }
@@ -478,15 +451,12 @@ def _cvb_clip(clip_id):
 // After the first answer, while the entrant is still reading, the worker draws a few long texts. Two reasons:
 // - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
 //   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
-//   first keystrokes on a long text paid for it (measured in Chromium at 1,500 characters under load: the
-//   first ~20 redraws up to 5x slower, p95 160-240 ms against 50-90 ms); these drawings pay it instead.
+//   first keystrokes on a long text would pay for it, several times slower; these drawings pay it instead.
 // - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
-//   reference; about 0.6 s), which the snapshot holds built, instead of on the entrant's first Simplified text.
+//   reference), which the snapshot holds built, instead of on the entrant's first Simplified text.
 // One drawing per task, at most WARM_UP_MS in all, and none once the reader's own first request has come: from
-// then on their drawings warm the code, and a request never waits behind more than the one drawing under way.
-// Run in one go instead, an edit made the moment the editor was live waited for all of them: bench/editor.py's
-// first edit after "ready", 30 runs each way, alternating, took a median of 58.3 ms in one go (11 runs over
-// 100 ms) and 25.5 ms so (1 run); the keystroke p95 typed at once did not change (medians 11.5 and 11.3 ms).
+// then on their drawings warm the code, and a request never waits behind more than the one drawing under way
+// (run in one go, an edit made the moment the editor was live would wait for all of them).
 const WARM_UP_DRAWINGS = 6;
 const WARM_UP_MS = 400;
 const WARM_UP_CHARS = 1500;
@@ -517,8 +487,8 @@ function warmAfterFirstAnswer(engine) {
 }
 
 // Restored from the snapshot, the wheels' files are installed and the file mode defined (boot: `files`) once the
-// reader has paused this long, or at once for a file job: a quarter of a second of Python, measured, that
-// used to delay "ready" and that keystrokes arriving meanwhile would wait behind.
+// reader has paused this long, or at once for a file job: Python work that would otherwise delay "ready", and
+// that keystrokes arriving meanwhile would wait behind.
 const FILES_AFTER_IDLE_MS = 1000;
 let filesTimer = 0;
 function filesWhenIdle(engine) {
@@ -648,10 +618,8 @@ function fileJob(files, message) {
     const scored = (json) => postMessage({ type: "files-scored", id, json });
     answer(id, () =>
       files.score(
-        reference.name,
-        new Uint8Array(reference.bytes),
-        hypothesis.name,
-        new Uint8Array(hypothesis.bytes),
+        { name: reference.name, bytes: new Uint8Array(reference.bytes) },
+        { name: hypothesis.name, bytes: new Uint8Array(hypothesis.bytes) },
         report,
         scored,
       ),

@@ -7,11 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.config import Config
-from generator.frame_schemas import frame_schemas, frame_senders
-from generator.provenance import format_number
-from generator.render import mark_as_tracked
-from starter_kit.protocol.settings import DeliveryLimits, Failure, Settings
+from protocol_data.settings import settings_data
+from starter_kit.protocol.settings import Settings
 
 _STARTER_KIT = Path(__file__).resolve().parent.parent
 _SCORER_AUDIO = _STARTER_KIT.parent / "scorer_wasm" / "cvb_scorer" / "audio.py"
@@ -38,96 +35,49 @@ SCORER_STUB = '''"""The benchmark scorer's audio measures only (cvb_scorer.audio
 '''
 
 ENTRY_POINT = '''\
-"""The benchmark's connection test (Python 3.11 or later).
+"""The benchmark's connection test (the Python version it needs is in PYTHON_AT_LEAST, checked at start).
 
-python -m pip install websockets
-python connection_test.py wss://your.host/path --pillar all --concurrency N
+python -m pip install -r requirements.txt
+python connection_test.py wss://your.host/path --pillar all      # concurrency: endpoint.json's
 """
 
+import platform
 import sys
 from pathlib import Path
 
-from starter_kit.connection_test.cli import main
-from starter_kit.connection_test.constants import SETTINGS
-from starter_kit.protocol.settings import Settings
+# Plain data, safe on any Python 3: the check below runs before anything newer is imported.
+from starter_kit.connection_test.constants import PYTHON_AT_LEAST, SETTINGS
+
+if sys.version_info < tuple(int(part) for part in PYTHON_AT_LEAST.split(".")):
+    sys.exit(f"connection_test.py needs Python {PYTHON_AT_LEAST} or later; this is Python {platform.python_version()}.")
+
+from starter_kit.connection_test.cli import main  # noqa: E402
+from starter_kit.protocol.settings import Settings  # noqa: E402
 
 if __name__ == "__main__":
     here = Path(__file__).resolve().parent
-    raise SystemExit(main(sys.argv[1:], settings=Settings.from_dict(SETTINGS), default_clips=here / "clips"))
+    raise SystemExit(
+        main(
+            sys.argv[1:],
+            settings=Settings.from_dict(SETTINGS),
+            default_clips=here / "clips",
+            default_declared=here / "endpoint.json",
+        )
+    )
 '''
 
 
-def settings_from_config(config: Config) -> Settings:
-    p, test = config.protocol, config.protocol.connection_test
-    e2e = config.scoring.pillars["e2e"]
-    if e2e.yield_within_ms is None:
-        raise ValueError("scoring.yaml: pillars.e2e.yield_within_ms is needed by the connection test.")
-    return Settings(
-        protocol_version=p.version,
-        encoding=p.audio.encoding,
-        sample_rate_hz=p.audio.sample_rate_hz,
-        channels=p.audio.channels,
-        sample_bits=p.audio.sample_bits,
-        frame_ms=p.audio.frame_ms,
-        frame_bytes=p.audio.frame_bytes,
-        wav_header_bytes=p.audio.wav_header_bytes,
-        noise_floor_percentile=p.audio_measures.noise_floor_percentile,
-        digital_silence_min_ms=p.audio_measures.digital_silence_min_ms,
-        handshake_timeout_ms=p.handshake_timeout_ms,
-        deadline_factor=p.deadline.factor,
-        deadline_floor_ms=p.deadline.floor_ms,
-        llm_task=p.llm_task,
-        tts_turn_index=p.tts_turn_index,
-        yield_within_ms=e2e.yield_within_ms,
-        connection_test_clips=test.clips,
-        default_concurrency=test.default_concurrency,
-        late_reply_wait_ms=test.late_reply_wait_ms,
-        delivery=DeliveryLimits(**test.delivery.model_dump()),
-        not_measured=tuple(test.not_measured),
-        failures={f.code: Failure(f.code, f.attributed_to, f.message) for f in config.failures.root},
-        schemas=frame_schemas(config),
-        senders=frame_senders(config),
-    )
+def settings_from_config(config: Any) -> Settings:
+    """The connection test's Settings from the config: the generator's Config, or the config files' plain data
+    (protocol_data.settings.load)."""
+    return Settings.from_dict(settings_data(config))
 
 
-def _literal(value: Any, *, mark: bool, depth: int) -> str:
-    """A Python literal for `value`, numbers in the pages' own format; with mark=True every config value is
-    bracketed as tracked, so `cvb check` can tell it from a typed number."""
-    pad, inner = "    " * depth, "    " * (depth + 1)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        items = [f"{inner}{k!r}: {_literal(v, mark=mark, depth=depth + 1)}," for k, v in value.items()]
-        return "{\n" + "\n".join(items) + f"\n{pad}}}"
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        items = [f"{inner}{_literal(v, mark=mark, depth=depth + 1)}," for v in value]
-        return "[\n" + "\n".join(items) + f"\n{pad}]"
-    if isinstance(value, bool) or value is None:
-        return repr(value)
-    if isinstance(value, int | float):
-        return mark_as_tracked(format_number(value), mark=mark)
-    return mark_as_tracked(repr(value), mark=mark)
-
-
-def constants_source(config: Config, *, mark: bool = False) -> str:
-    """The kit's constants file: the connection test's Settings, every value from the config."""
-    data = settings_from_config(config).to_dict()
-    for per_pillar in data["schemas"].values():
-        for one in per_pillar.values():
-            one.pop("$schema", None)  # the dialect's address is not needed to validate, nor a platform value
-    return (
-        '"""Generated from platform_config/ by the benchmark\'s generator; do not edit."""\n\n'
-        f"SETTINGS = {_literal(data, mark=mark, depth=0)}\n"
-    )
-
-
-def kit_files(config: Config) -> dict[str, bytes]:
-    """{path in the kit: bytes}: connection_test.py, starter_kit/… and the rendered constants. Pure in the
-    config and the source tree, so the kit's zip stays byte-identical across rebuilds."""
+def kit_files(constants: str) -> dict[str, bytes]:
+    """{path in the kit: bytes}: connection_test.py, starter_kit/… and `constants`, the settings rendered from
+    the config by the generator. Pure in those and the source tree, so the zip stays byte-identical."""
     files = {f"starter_kit/{name}": (_STARTER_KIT / name).read_bytes() for name in SHIPPED}
-    files["starter_kit/connection_test/constants.py"] = constants_source(config).encode("utf-8")
+    files["starter_kit/connection_test/constants.py"] = constants.encode("utf-8")
     files["cvb_scorer/__init__.py"] = SCORER_STUB.encode("utf-8")
     files["cvb_scorer/audio.py"] = _SCORER_AUDIO.read_bytes()
     files["connection_test.py"] = ENTRY_POINT.encode("utf-8")
@@ -138,9 +88,9 @@ class MissingClipsError(FileNotFoundError):
     """The built-in clips have not been built; the message says how to build them."""
 
 
-def builtin_clip_files(config: Config, folder: Path) -> dict[str, bytes]:
-    """{path in the kit: bytes} for clips/: the connection test's built-in clips (the shortest, as many as the
-    config's connection test plays) and their clips.json, taken from `folder` as `make clips` wrote it."""
+def builtin_clip_files(count: int, folder: Path) -> dict[str, bytes]:
+    """{path in the kit: bytes} for clips/: the connection test's `count` built-in clips (the shortest) and their
+    clips.json, taken from `folder` as `make clips` wrote it."""
     index = folder / "clips.json"
     if not index.is_file():
         raise MissingClipsError(
@@ -148,7 +98,7 @@ def builtin_clip_files(config: Config, folder: Path) -> dict[str, bytes]:
             "run `make clips` first."
         )
     entries = json.loads(index.read_text(encoding="utf-8"))
-    chosen = sorted(entries, key=lambda e: (e["seconds"], e["id"]))[: config.protocol.connection_test.clips]
+    chosen = sorted(entries, key=lambda e: (e["seconds"], e["id"]))[:count]
     listing = json.dumps(chosen, ensure_ascii=False, indent=2) + "\n"
     files = {"clips/clips.json": listing.encode("utf-8")}
     for entry in chosen:

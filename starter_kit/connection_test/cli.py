@@ -19,15 +19,23 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(parser: argparse.ArgumentParser, *, default_concurrency: int | None) -> None:
-    """The options; a default concurrency of None means the config's, filled in by run()."""
+def add_arguments(parser: argparse.ArgumentParser, *, default_concurrency: int | None = None) -> None:
+    """The options; a default concurrency of None means the declared one (endpoint.json) or else the config's,
+    filled in by run()."""
     parser.add_argument("url", help="your endpoint, wss://host[:port]/path")
     parser.add_argument("--pillar", choices=[*PILLARS, "all"], default="all", help="which pillar to test")
     parser.add_argument(
         "--concurrency",
         type=int,
         default=default_concurrency,
-        help="the number of connections you declared; the test never opens more (default: the config's)",
+        help="the number of connections you declared; the test never opens more "
+        "(default: endpoint.json's concurrency)",
+    )
+    parser.add_argument(
+        "--declared",
+        type=Path,
+        default=None,
+        help="a JSON file whose concurrency is the one you declare (default: endpoint.json beside the test)",
     )
     parser.add_argument(
         "--clips", type=Path, default=None, help="a folder of WAV clips (default: the built-in clips)"
@@ -39,7 +47,34 @@ def add_arguments(parser: argparse.ArgumentParser, *, default_concurrency: int |
     )
 
 
-def run(args: argparse.Namespace, *, settings: Settings, default_clips: Path) -> int:
+class DeclaredError(ValueError):
+    """An endpoint.json the test cannot use, as one sentence naming the file."""
+
+
+def declared_concurrency(
+    args: argparse.Namespace, *, settings: Settings, default_declared: Path | None
+) -> tuple[int, str]:
+    """The concurrency to test and where it came from: --concurrency, else the declared file's, else the
+    platform's default (only when no file was named and none is beside the test)."""
+    if args.concurrency is not None:
+        return args.concurrency, "--concurrency"
+    path = args.declared or default_declared
+    if path is None or (args.declared is None and not path.is_file()):
+        return settings.default_concurrency, "the platform's default"
+    try:
+        value = json.loads(path.read_text(encoding="utf-8")).get("concurrency")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise DeclaredError(f"{path} could not be read as JSON with a concurrency ({exc}).") from None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise DeclaredError(
+            f"{path}: concurrency must be a whole number of connections, at least one, not {value!r}."
+        )
+    return value, path.name
+
+
+def run(
+    args: argparse.Namespace, *, settings: Settings, default_clips: Path, default_declared: Path | None = None
+) -> int:
     """0 when every clip and turn passed, 1 when one failed, 2 when the test could not run."""
     # Imported here so `cvb` commands that never open a socket do not need websockets.
     try:
@@ -52,8 +87,10 @@ def run(args: argparse.Namespace, *, settings: Settings, default_clips: Path) ->
         )
         return 2
 
-    concurrency = settings.default_concurrency if args.concurrency is None else args.concurrency
     try:
+        concurrency, declared_from = declared_concurrency(
+            args, settings=settings, default_declared=default_declared
+        )
         if args.clips is None:
             if not default_clips.is_dir():
                 raise ClipError(
@@ -80,9 +117,10 @@ def run(args: argparse.Namespace, *, settings: Settings, default_clips: Path) ->
                 concurrency=concurrency,
                 paced=not args.fast,
                 insecure=args.insecure,
+                declared_from=declared_from,
             )
         )
-    except (ClipError, UsageError) as exc:
+    except (ClipError, UsageError, DeclaredError) as exc:
         print(f"connection test: {exc}", file=sys.stderr)
         return 2
     if args.json:
@@ -92,7 +130,18 @@ def run(args: argparse.Namespace, *, settings: Settings, default_clips: Path) ->
     return 0 if result.passed else 1
 
 
-def main(argv: Sequence[str] | None, *, settings: Settings, default_clips: Path) -> int:
+def main(
+    argv: Sequence[str] | None,
+    *,
+    settings: Settings,
+    default_clips: Path,
+    default_declared: Path | None = None,
+) -> int:
     parser = argparse.ArgumentParser(prog="connection_test.py", description=DESCRIPTION)
-    add_arguments(parser, default_concurrency=settings.default_concurrency)
-    return run(parser.parse_args(argv), settings=settings, default_clips=default_clips)
+    add_arguments(parser)
+    return run(
+        parser.parse_args(argv),
+        settings=settings,
+        default_clips=default_clips,
+        default_declared=default_declared,
+    )

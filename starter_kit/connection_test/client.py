@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidMessage,
+    InvalidStatus,
+    InvalidURI,
+)
+from websockets.frames import CloseCode
 
 from starter_kit.protocol.delivery import AudioMeasures
 from starter_kit.protocol.machine import Exchange, Item, Verdict
@@ -30,6 +37,7 @@ class RunResult:
     verdicts: list[Verdict]
     concurrency: int
     max_open: int  # the most connections this client had open at once
+    declared_from: str = ""  # where the concurrency came from: endpoint.json, --concurrency, the default
 
     @property
     def passed(self) -> bool:
@@ -94,13 +102,14 @@ async def run_exchange(
             close_timeout=handshake_s,
             ping_interval=None,
             compression=None,
-            max_size=None,
+            max_size=settings.max_message_bytes,
         )
     except ssl.SSLCertVerificationError as exc:
         exchange.connection_failed("tls_certificate_rejected", exc.verify_message or str(exc), clock())
         return
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
-        exchange.connection_failed("connection_refused", f"{type(exc).__name__}: {exc}", clock())
+        code, detail = await _why_not_connected(exc, url, timeout_s=handshake_s)
+        exchange.connection_failed(code, detail, clock())
         return
     try:
         exchange.connected(clock())
@@ -117,17 +126,67 @@ async def run_exchange(
             except TimeoutError:
                 exchange.tick(clock())
                 continue
-            except ConnectionClosed:
-                exchange.receive_close(clock())
+            except ConnectionClosed as exc:
+                _closed(exchange, exc, clock())
                 continue
             if isinstance(message, str):
                 exchange.receive_text(message, clock())
             else:
                 exchange.receive_bytes(message, clock())
-    except ConnectionClosed:
-        exchange.receive_close(clock())
+    except ConnectionClosed as exc:
+        _closed(exchange, exc, clock())
     finally:
         await ws.close()
+
+
+async def _why_not_connected(exc: Exception, url: str, *, timeout_s: float) -> tuple[str, str]:
+    """The failure code and what was seen, for a connection that never reached the WebSocket protocol."""
+    parts = urlsplit(url)
+    secure = parts.scheme == "wss"
+    if isinstance(exc, InvalidStatus):
+        response = exc.response
+        return (
+            "upgrade_rejected",
+            f"HTTP {response.status_code} {response.reason_phrase} in answer to the upgrade of {parts.path or '/'}",
+        )
+    if secure and isinstance(exc, ssl.SSLError | ConnectionResetError):
+        return (
+            "scheme_mismatch",
+            f"the TLS handshake failed ({type(exc).__name__}: {exc}); is the server plain ws://?",
+        )
+    if not secure and isinstance(exc, InvalidMessage):
+        return (
+            "scheme_mismatch",
+            "the server closed without an HTTP answer to the upgrade, as a server that expects TLS (wss://) does",
+        )
+    if isinstance(exc, TimeoutError) and await _accepts_tcp(
+        parts.hostname or "", parts.port, secure, timeout_s
+    ):
+        return (
+            "upgrade_stalled",
+            f"a TCP connection opened, and no upgrade answer came within {timeout_s:g} s",
+        )
+    return "connection_refused", f"{type(exc).__name__}: {exc}"
+
+
+async def _accepts_tcp(host: str, port: int | None, secure: bool, timeout_s: float) -> bool:
+    """Whether something accepts a TCP connection at host:port: then the server is there but stalled."""
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port or (443 if secure else 80)), timeout_s
+        )
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    return True
+
+
+def _closed(exchange: Exchange, exc: ConnectionClosed, now: float) -> None:
+    # websockets closes with 1009 itself when a message passes max_size, before reading the rest of it.
+    if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+        exchange.message_too_large(now)
+    else:
+        exchange.receive_close(now)
 
 
 async def run_items(
@@ -140,6 +199,7 @@ async def run_items(
     insecure: bool,
     measures: AudioMeasures | None = None,
     clock: Clock = time.monotonic,
+    declared_from: str = "",
 ) -> RunResult:
     """Every item on its own connection, at most `concurrency` open at once, verdicts in item order."""
     if concurrency < 1:
@@ -155,4 +215,4 @@ async def run_items(
                 await run_exchange(exchange, url, tls=tls, clock=clock)
 
     await asyncio.gather(*(one(e) for e in exchanges))
-    return RunResult([v for e in exchanges for v in e.verdicts], concurrency, gauge.most)
+    return RunResult([v for e in exchanges for v in e.verdicts], concurrency, gauge.most, declared_from)

@@ -65,8 +65,9 @@ def render_text(result: RunResult, *, settings: Settings) -> str:
                 lines.append(f"      {extra}")
     failed = sum(1 for v in result.verdicts if not v.passed)
     lines.append("")
+    source = f" (from {result.declared_from})" if result.declared_from else ""
     lines.append(
-        f"Connections open at once: at most {result.max_open}, declared concurrency {result.concurrency}."
+        f"Tested at concurrency {result.concurrency}{source}: at most {result.max_open} connections open at once."
     )
     lines += [f"Not measured: {sentence}" for sentence in settings.not_measured]
     if failed:
@@ -92,6 +93,7 @@ def to_json(result: RunResult, *, settings: Settings) -> dict[str, Any]:
         "passed": result.passed,
         "protocol": settings.protocol_version,
         "concurrency": result.concurrency,
+        "concurrency_from": result.declared_from,
         "max_open_connections": result.max_open,
         "not_measured": list(settings.not_measured),
         "results": [_plain({**asdict(v), "passed": v.passed}) for v in result.verdicts],

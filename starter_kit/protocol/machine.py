@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import json
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from starter_kit.protocol import schema
@@ -37,6 +37,7 @@ class State(enum.Enum):
     AWAIT_REPLY = "awaiting the reply"
     SPEAKING = "receiving speech"
     YIELDING = "awaiting the yield after barge_in"
+    LISTENING = "listening after the last turn_done"
     DONE = "done"
 
 
@@ -51,23 +52,31 @@ Outgoing = str | bytes
 @dataclass
 class _Turn:
     index: int
-    expect_interruption: bool
+    # None: the reply is heard out; a number: barge_in once that many ms of the reply's audio have arrived.
+    barge_in_after_ms: int | None
     started: float | None = None  # end_of_utterance (speech: hello): the deadline clock's start
     speaking_at: float | None = None
     barge_in_at: float | None = None
     last_audio_at: float | None = None
     pcm: bytearray = field(default_factory=bytearray)
 
+    @property
+    def expect_interruption(self) -> bool:
+        return self.barge_in_after_ms is not None
+
 
 class Exchange:
     """The platform's side of one connection for one item (a clip on a pillar).
 
     Recognition and reasoning: hello, ready, the clip's audio (one frame per frame interval when paced), then
-    end_of_utterance; the first transcript settles the clip. Speech: hello carries the clip's text; speaking,
-    audio and turn_done must follow, and the audio passes the delivery checks. Conversation: the clip is played
-    as turn 0, answered in full, then again as turn 1, where barge_in goes out at the first audio frame of the
-    reply and turn_done must follow within the yield threshold. Unpaced, end_of_utterance still waits one frame
-    interval after the audio, so a reply sent on `turn` shows up before it.
+    end_of_utterance; the first transcript settles the clip, and one sent before end_of_utterance fails it.
+    Speech: hello carries the clip's text; speaking, audio and turn_done must follow, and the audio passes the
+    delivery checks. Conversation: the clip is played once per entry of the settings'
+    conversation_barge_in_after_ms, as turns 0, 1, ...: a turn with None is heard out in full; on the others
+    barge_in goes out once that much of the reply's audio has arrived (0: at its first frame) and turn_done must
+    follow within the yield threshold. After the last turn_done of speech or a conversation the machine listens
+    a little longer, so a repeated turn_done fails. Unpaced, end_of_utterance still waits one frame interval
+    after the audio, so a reply sent on `turn` shows up before it. Any message over max_message_bytes fails.
     """
 
     def __init__(
@@ -88,11 +97,11 @@ class Exchange:
         self._on_expiry = ""
         self._hello_at = 0.0
         self._handshake_ms: float | None = None
-        # A conversation plays each clip twice: answered in full, then interrupted with barge_in.
+        # A conversation plays the clip once per turn the settings list, each heard out or interrupted.
         self._turns = (
-            [_Turn(0, False), _Turn(1, True)]
+            [_Turn(n, after) for n, after in enumerate(settings.conversation_barge_in_after_ms)]
             if item.pillar == "e2e"
-            else [_Turn(settings.tts_turn_index, False)]
+            else [_Turn(settings.tts_turn_index, None)]
         )
         self._turn_position = 0
         self._finished: set[int] = set()
@@ -130,14 +139,24 @@ class Exchange:
 
     def receive_close(self, now: float) -> None:
         self._advance(now)
-        if not self.done:
+        if self.state is State.LISTENING:
+            self._finish()  # every turn is settled: closing now is the endpoint's right
+        elif not self.done:
             self._fail("closed_before_response", f"the socket closed while {self.state.value}")
+
+    def message_too_large(self, now: float) -> None:
+        """The shell refused a message over max_message_bytes before reading all of it."""
+        self._advance(now)
+        if not self.done:
+            self._fail("message_too_large", f"a message over {self.settings.max_message_bytes} bytes")
 
     def receive_bytes(self, data: bytes, now: float) -> None:
         self._advance(now)
-        if self.done:
+        if self.done or self._oversized(len(data)):
             return
         pillar, state = self.item.pillar, self.state
+        if state is State.LISTENING:
+            return  # audio after the last turn_done is not heard; only a repeated frame is an error
         if state is State.AWAIT_READY:
             self._fail("replied_before_ready", "audio arrived before ready")
         elif pillar in ("asr", "llm"):
@@ -164,12 +183,13 @@ class Exchange:
                 return
             if state is State.SPEAKING:
                 self._wait(now + self.settings.late_reply_wait_ms / _MS, "no_response")
-                if turn.expect_interruption:
+                heard_ms = len(turn.pcm) / self._bytes_per_ms
+                if turn.barge_in_after_ms is not None and heard_ms >= turn.barge_in_after_ms:
                     self._barge_in(now)
 
     def receive_text(self, text: str, now: float) -> None:
         self._advance(now)
-        if self.done:
+        if self.done or self._oversized(len(text.encode())):
             return
         frame = self._parse(text)
         if frame is None:
@@ -194,6 +214,8 @@ class Exchange:
             self._fail(
                 "repeated_turn_done", f"turn_done for index {frame['index']}, which had already finished"
             )
+        elif state is State.LISTENING:
+            self._fail("unrecognised_frame", f"{kind} after the last turn_done")
         elif state is State.STREAMING:
             self._fail("answered_during_turn", f"{kind} arrived before end_of_utterance")
         elif frame["index"] != self._turn.index:
@@ -292,8 +314,12 @@ class Exchange:
 
     def _transcript(self, now: float) -> None:
         if self.state is State.STREAMING:
-            # An early transcript still settles the clip; the platform closes and reads nothing more.
-            self._settle(None, "the transcript arrived before end_of_utterance", response_ms=0.0)
+            # A scored run would take this (a streaming recogniser's partial result, typically) as the answer.
+            sent = sum(1 for _, m in self._schedule if isinstance(m, bytes))
+            self._fail(
+                "early_transcript",
+                f"a transcript arrived with {sent} of the clip's audio frames still to send, before end_of_utterance",
+            )
             return
         response = self._response_ms(now)
         late = response > self.deadline_ms
@@ -404,12 +430,19 @@ class Exchange:
             self._wait_until = None
             assert done_at is not None
             self._play_turn(done_at)
+        elif code is None and done_at is not None and self.item.pillar in ("tts", "e2e"):
+            self.state = State.LISTENING
+            self._wait(done_at + self.settings.listen_after_last_turn_ms / _MS, "")
         else:
             self._finish()
 
     def _fail(self, code: str, detail: str) -> None:
         assert code in FAILURE_CODES, code
-        if self.state in (State.CONNECTING, State.AWAIT_READY):
+        if self.state is State.LISTENING:
+            # The last turn had passed; what came after it fails that turn after all.
+            self.verdicts[-1] = replace(self.verdicts[-1], failure=self.settings.failure(code), detail=detail)
+            self._finish()
+        elif self.state in (State.CONNECTING, State.AWAIT_READY):
             # Nothing per turn happened yet: one verdict for the connection.
             self.verdicts.append(
                 Verdict(
@@ -445,12 +478,30 @@ class Exchange:
                 self._out.append(message)
         if self._wait_until is not None and now >= self._wait_until and not self.done:
             code = self._on_expiry
+            if self.state is State.LISTENING:
+                self._finish()  # nothing more came: the verdicts stand
+                return
             details = {
                 "handshake_incomplete": f"no ready within {self.settings.handshake_timeout_ms} ms of hello",
                 "no_response": f"nothing more arrived within {self.settings.late_reply_wait_ms} ms past the deadline or the last audio",
                 "did_not_yield": f"no turn_done within {self.settings.yield_within_ms} ms of barge_in",
             }
             self._fail(code, details[code])
+
+    @property
+    def _bytes_per_ms(self) -> float:
+        s = self.settings
+        return s.sample_rate_hz * s.channels * (s.sample_bits // 8) / _MS
+
+    def _oversized(self, size: int) -> bool:
+        """Fail a message over the platform's limit; True when it did."""
+        if size <= self.settings.max_message_bytes:
+            return False
+        self._fail(
+            "message_too_large",
+            f"a message of {size} bytes; the platform reads at most {self.settings.max_message_bytes}",
+        )
+        return True
 
     def _parse(self, text: str) -> dict[str, Any] | None:
         """The frame, or None after failing the clip for anything that is not an entrant's frame here."""

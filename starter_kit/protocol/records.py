@@ -31,6 +31,11 @@ FAILURE_CODES = frozenset(
         "implausible_duration",
         "level_out_of_range",
         "audio_clipped",
+        "early_transcript",
+        "message_too_large",
+        "upgrade_rejected",
+        "scheme_mismatch",
+        "upgrade_stalled",
     }
 )
 

@@ -42,6 +42,8 @@ class Settings:
     noise_floor_percentile: float
     digital_silence_min_ms: int
     handshake_timeout_ms: int
+    # The largest message the platform reads from an endpoint; a larger one fails the clip.
+    max_message_bytes: int
     deadline_factor: float
     deadline_floor_ms: int
     llm_task: str
@@ -50,6 +52,10 @@ class Settings:
     connection_test_clips: int
     default_concurrency: int
     late_reply_wait_ms: int
+    # One entry per conversation turn: None, heard out in full; a number, barge_in once that many ms of the
+    # reply's audio have arrived.
+    conversation_barge_in_after_ms: tuple[int | None, ...]
+    listen_after_last_turn_ms: int
     delivery: DeliveryLimits
     not_measured: tuple[str, ...]
     failures: dict[str, Failure] = field(default_factory=dict)
@@ -74,5 +80,6 @@ class Settings:
         values = dict(data)
         values["delivery"] = DeliveryLimits(**values["delivery"])
         values["not_measured"] = tuple(values["not_measured"])
+        values["conversation_barge_in_after_ms"] = tuple(values["conversation_barge_in_after_ms"])
         values["failures"] = {code: Failure(**f) for code, f in values["failures"].items()}
         return cls(**values)

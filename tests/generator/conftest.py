@@ -29,3 +29,21 @@ def project_copy(tmp: Path, *, copy: tuple[str, ...] = ("platform_config",)) -> 
 @pytest.fixture
 def project(tmp_path: Path) -> Layout:
     return project_copy(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One default build for every test that reads a built site; tests that edit it work on site_copy()."""
+    from generator.build import build_site
+
+    return build_site(Layout(), out=tmp_path_factory.mktemp("built") / "site")
+
+
+def site_copy(built: Path, into: Path) -> Path:
+    """A copy of a build to plant edits in; the large runtime files are shared, not copied."""
+    copy = into / "site"
+    shutil.copytree(built, copy, ignore=shutil.ignore_patterns("pyodide", "runtime"))
+    for shared in ("pyodide", "runtime"):
+        if (built / "assets" / shared).exists():
+            (copy / "assets" / shared).symlink_to(built / "assets" / shared)
+    return copy

@@ -3,6 +3,7 @@ with file and reason; and figures equal to those recomputed independently from t
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import shutil
@@ -11,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from cvb_scorer import stats
 from cvb_scorer.draw import PoolClip, draw
 from cvb_scorer.rules import ScoringRules, rules_from_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.build import BadRecordsError, render_all
+from generator.build import BadRecordsError, Rendered, render_all
 from generator.config import Config, load_config
 from generator.config.localise import zh_config
 from generator.pages.board import BandKind, BoardModel, GapKind, Label, board_model
@@ -30,7 +32,9 @@ from generator.results.records import (
     Entrant,
     Loaded,
     Record,
+    Refusal,
     ResultsFolderError,
+    chosen_folder,
     draw_spec,
     load_folder,
     parse_record,
@@ -156,7 +160,7 @@ def say(model: BoardModel, config: Config, edition: str) -> Any:
     return env.get_template(by_code[edition].templates + "_board.md.j2").make_module(vars=context)
 
 
-def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
+def test_a_chain_a_b_c_is_one_band_and_each_edition_names_its_ends() -> None:
     config, rules = _config()
     # Means 80, 74 and 64 with a spread of 20: A overlaps B, B overlaps C, C does not reach A.
     records = [
@@ -164,46 +168,77 @@ def test_overlaps_that_would_chain_a_b_c_split_at_the_leader() -> None:
         _record("b", "llm", [54.0, 94.0]),
         _record("c", "llm", [44.0, 84.0]),
     ]
-    board = _board(_model(records, [_e("a"), _e("b"), _e("c")], config, rules), "llm")
+    model = _model(records, [_e("a"), _e("b"), _e("c")], config, rules)
+    board = _board(model, "llm")
     by_name = {str(r.name): r for r in board.rows}
     assert [(str(r.name), r.rank.value, r.band.value, r.leader) for r in board.rows] == [
         ("Code A", 1, 1, True),
         ("Code B", 1, 1, False),
-        ("Code C", 3, 2, True),
+        ("Code C", 1, 1, False),
     ]
     a, b, c = (by_name[f"Code {x}"].figure for x in "ABC")
     assert b.high.value >= a.low.value and c.high.value >= b.low.value and c.high.value < a.low.value
-    first, second = board.bands
-    assert first.kind is BandKind.TIED
-    assert second.kind is BandKind.BROKEN_CHAIN
-    assert [str(x) for x in second.chained_to] == ["Code B"]
-    assert str(second.above_leader) == "Code A"
-    model = _model(records, [_e("a"), _e("b"), _e("c")], config, rules)
+    (band,) = board.bands
+    assert band.kind is BandKind.CHAIN
+    assert [str(x) for x in band.chain] == ["Code A", "Code B", "Code C"]
+    assert (band.links.value, band.apart.value, band.pairs.value) == (2, 1, 3)
     en, zh = say(model, config, "en"), say(model, config, "zh")
-    assert str(en.band_sentence(first)) == (
-        "Band 1: Code A leads; the interval of Code B overlaps Code A's, so they are tied at rank 1."
+    assert str(en.band_sentence(band)) == (
+        "Band 1: Code A, Code B and Code C are tied at rank 1 through a chain of 2 overlaps, Code A – Code B – "
+        "Code C. Code A and Code C do not overlap each other (pairs apart in this band: 1 of 3): they share "
+        "the band only through the entries between them, as the rule says."
     )
-    assert str(en.band_sentence(second)) == (
-        "Band 2: Code C alone at rank 3; no interval below overlaps it. Its interval overlaps Code B in the band "
-        "above but not that band's leader, Code A, so overlaps do not chain it upwards."
-    )
-    assert (
-        str(zh.band_sentence(first))
-        == "名次組 1：Code A 領先；Code B 的區間與 Code A 的重疊，所以並列第 1 名。"
-    )
-    assert str(zh.band_sentence(second)) == (
-        "名次組 2：Code C 獨佔第 3 名，排在後面的參賽者沒有一個區間與它重疊。它的區間雖與上一組的 Code B 重疊，"
-        "卻碰不到該組領先者 Code A 的區間；分組只與領先者比較，重疊不會一環扣一環把它拉上去。"
+    assert str(zh.band_sentence(band)) == (
+        "名次組 1：Code A、Code B 及 Code C 經 2 個重疊連成一條鏈，並列第 1 名：Code A – Code B – Code C。"
+        "Code A 及 Code C 的區間並不重疊（組內 3 對之中有 1 對不重疊）；按規則，它們經中間的參賽者相連而同組。"
     )
     from generator.pages.board import chart_svg
 
     for edition, title in (("en", "Reasoning: intervals by entrant"), ("zh", "理解回應：各參賽者的置信區間")):
         svg = str(chart_svg(board.chart, say(model, config, edition).chart_title("llm")))
         assert f'aria-label="{title}"' in svg and f"<title>{title}</title>" in svg
-        assert 'class="cvb-leader"' in svg and svg.count("<path") == 2
+        # The wide drawing and the narrow one, each with the one band's diamond.
+        assert 'class="cvb-leader"' in svg and svg.count("<path") == 2 and svg.count("<svg") == 2
 
 
-def test_several_entries_tied_with_one_leader_are_listed_in_each_edition() -> None:
+def test_entries_apart_get_bands_of_their_own_and_the_rank_counts_the_entries_above() -> None:
+    config, rules = _config()
+    # Means 80, 78 (overlapping) and 40, 38 (overlapping), the two pairs far apart.
+    records = [
+        _record("a", "llm", [70.0, 90.0]),
+        _record("b", "llm", [68.0, 88.0]),
+        _record("c", "llm", [30.0, 50.0]),
+        _record("d", "llm", [37.0, 39.0]),
+    ]
+    model = _model(records, [_e("a"), _e("b"), _e("c"), _e("d")], config, rules)
+    board = _board(model, "llm")
+    assert [(str(r.name), r.rank.value, r.band.value) for r in board.rows] == [
+        ("Code A", 1, 1),
+        ("Code B", 1, 1),
+        ("Code C", 3, 2),
+        ("Code D", 3, 2),
+    ]
+    assert [f.kind for f in board.bands] == [BandKind.TIED, BandKind.TIED]
+    en, zh = say(model, config, "en"), say(model, config, "zh")
+    assert str(en.band_sentence(board.bands[1])) == (
+        "Band 2: Code C and Code D are tied at rank 3; their intervals all overlap one another."
+    )
+    assert (
+        str(zh.band_sentence(board.bands[1]))
+        == "名次組 2：Code C 及 Code D 並列第 3 名，彼此的區間都互相重疊。"
+    )
+    alone = _model(records[:1] + records[2:3], [_e("a"), _e("c")], config, rules)
+    fact = _board(alone, "llm").bands[1]
+    assert fact.kind is BandKind.ALONE
+    assert str(say(alone, config, "en").band_sentence(fact)) == (
+        "Band 2: Code C alone at rank 2; its interval overlaps no other entry's."
+    )
+    assert str(say(alone, config, "zh").band_sentence(fact)) == (
+        "名次組 2：Code C 獨佔第 2 名，其區間與其他參賽者的都不重疊。"
+    )
+
+
+def test_several_entries_all_overlapping_are_listed_in_each_edition() -> None:
     config, rules = _config()
     records = [
         _record("a", "llm", [60.0, 100.0]),
@@ -214,10 +249,10 @@ def test_several_entries_tied_with_one_leader_are_listed_in_each_edition() -> No
     (band,) = _board(model, "llm").bands
     assert band.kind is BandKind.TIED and [str(m) for m in band.members] == ["Code B", "Code C"]
     assert str(say(model, config, "en").band_sentence(band)) == (
-        "Band 1: Code A leads; the intervals of Code B and Code C overlap Code A's, so they are tied at rank 1."
+        "Band 1: Code A, Code B and Code C are tied at rank 1; their intervals all overlap one another."
     )
     assert str(say(model, config, "zh").band_sentence(band)) == (
-        "名次組 1：Code A 領先；Code B 及 Code C 的區間都與 Code A 的重疊，所以並列第 1 名。"
+        "名次組 1：Code A、Code B 及 Code C 並列第 1 名，彼此的區間都互相重疊。"
     )
 
 
@@ -454,37 +489,65 @@ def test_a_bad_record_is_refused_with_its_file_and_reason(tmp_path: Path, kind: 
     _, rules = _config()
     folder = _folder(tmp_path, {"ok.json": _record("b", "llm", [60.0]), "bad.json": _bad(kind)})
     loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
-    assert [r.source for r in loaded.records] == ["results/runs/ok.json"]
+    assert [r.source for r in loaded.records] == ["runs/ok.json"]
     assert len(loaded.problems) == 1
-    assert loaded.problems[0].source == "results/runs/bad.json"
+    assert loaded.problems[0].source == "runs/bad.json"
     assert loaded.problems[0].reason.startswith(reason), loaded.problems[0].reason
 
 
 @pytest.mark.parametrize(
-    ("second", "sentence"),
+    ("second", "kind", "sentences"),
     [
-        # The same run twice: named by its run number, pointing at the first.
+        # The same run twice: both files refused, each naming the other, whichever sorts first.
         (
             {},
-            "results/runs/2.json: it repeats run 1 of a on llm in round online_challenge, already in "
-            "results/runs/1.json.",
+            Refusal.DUPLICATE_RUN,
+            [
+                "runs/1.json: it records run 1 of a on llm in round online_challenge, as runs/2.json does; every "
+                "copy is left out until only one remains.",
+                "runs/2.json: it records run 1 of a on llm in round online_challenge, as runs/1.json does; every "
+                "copy is left out until only one remains.",
+            ],
         ),
         # The same draw recorded under another run number.
         (
             {"run": 2},
-            "results/runs/2.json: it repeats the draw of results/runs/1.json (same entrant, pillar, round, seed "
-            "and window).",
+            Refusal.DUPLICATE_DRAW,
+            [
+                "runs/1.json: it repeats the draw of runs/2.json (same entrant, pillar, round, seed and window); "
+                "every copy is left out until only one remains.",
+                "runs/2.json: it repeats the draw of runs/1.json (same entrant, pillar, round, seed and window); "
+                "every copy is left out until only one remains.",
+            ],
         ),
     ],
 )
-def test_a_repeated_run_or_draw_is_refused_naming_the_first(
-    tmp_path: Path, second: dict[str, object], sentence: str
+def test_a_repeated_run_or_draw_refuses_every_copy_naming_the_others(
+    tmp_path: Path, second: dict[str, object], kind: Refusal, sentences: list[str]
 ) -> None:
     _, rules = _config()
     rec = _record("a", "llm", [70.0])
-    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, **second}})
-    problems = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path).problems
-    assert [str(p) for p in problems] == [sentence]
+    other = _record("b", "llm", [60.0])
+    folder = _folder(tmp_path, {"1.json": rec, "2.json": {**rec, **second}, "3.json": other})
+    loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
+    assert [str(p) for p in loaded.problems] == sentences
+    assert {p.kind for p in loaded.problems} == {kind}
+    assert [r.source for r in loaded.records] == ["runs/3.json"]
+
+
+def test_a_run_beyond_the_rounds_quota_is_refused(tmp_path: Path) -> None:
+    config, rules = _config()
+    quota = config.rounds.runs_per_round
+    spec = DrawSpec(30, STRATA, rounds=ROUNDS, separate_pools=True, runs_per_round=quota)
+    records = {f"{k}.json": _record("a", "llm", [70.0], run=k) for k in range(1, quota + 2)}
+    loaded = load_folder(_folder(tmp_path, records), rules=rules, spec=spec)
+    assert sorted(r.run.run for r in loaded.records) == list(range(1, quota + 1))
+    assert [(p.source, p.kind) for p in loaded.problems] == [(f"runs/{quota + 1}.json", Refusal.OVER_QUOTA)]
+    assert loaded.problems[0].reason == (
+        f"it is run {quota + 1}, but each entrant has {quota} scored run(s) per pillar in a round (rounds.yaml, "
+        "runs_per_round)."
+    )
+    assert draw_spec(config).runs_per_round == quota
 
 
 def test_the_same_run_number_in_another_round_is_another_run(tmp_path: Path) -> None:
@@ -505,9 +568,9 @@ def test_a_record_whose_round_has_no_pool_is_refused(tmp_path: Path) -> None:
     }
     folder = _folder(tmp_path, records, pools={"online_challenge": POOL})
     loaded = load_folder(folder, rules=rules, spec=SPEC, root=tmp_path)
-    assert [r.source for r in loaded.records] == ["results/runs/o.json"]
+    assert [r.source for r in loaded.records] == ["runs/o.json"]
     assert [str(p) for p in loaded.problems] == [
-        "results/runs/q.json: round 'qualification' has no pool in this results folder "
+        "runs/q.json: round 'qualification' has no pool in this results folder "
         "(pools/qualification.jsonl), so its draw cannot be reconstructed."
     ]
 
@@ -525,7 +588,7 @@ def _folder_error(tmp_path: Path, pools: dict[str, Sequence[PoolClip]], spec: Dr
 def test_pools_of_different_rounds_that_share_clips_are_refused(tmp_path: Path) -> None:
     shared = [*POOLS["qualification"], *POOL[:2], PoolClip(POOL[5].id, POOL[5].tier)]
     assert _folder_error(tmp_path, {"qualification": shared, "online_challenge": POOL}) == (
-        "results/pools/qualification.jsonl and results/pools/online_challenge.jsonl share 3 clip(s) "
+        "pools/qualification.jsonl and pools/online_challenge.jsonl share 3 clip(s) "
         f"({POOL[0].id}, {POOL[1].id}, {POOL[5].id}), but rounds.yaml has the rounds draw from separate pools "
         "(separate_pools_per_round), so a clip that qualifies an entrant must never score them; take each shared "
         "clip out of one of the pools."
@@ -542,12 +605,12 @@ def test_shared_pools_pass_when_the_config_lets_rounds_share_them(tmp_path: Path
     [
         (
             "pool.jsonl",
-            "results/pool.jsonl is a single pool, but each round's records are checked against that round's "
+            "pool.jsonl is a single pool, but each round's records are checked against that round's "
             "pool: keep one pool per round, as pools/<round>.jsonl (the rounds: qualification, online_challenge).",
         ),
         (
             "pools/final.jsonl",
-            "results/pools/final.jsonl is named after no round; platform.yaml's rounds are qualification, "
+            "pools/final.jsonl is named after no round; platform.yaml's rounds are qualification, "
             "online_challenge.",
         ),
     ],
@@ -586,8 +649,60 @@ def test_the_build_stops_on_a_refused_record_unless_asked_to_go_on_without_it(tm
         render_all(layout, results=folder, without_bad_records=False)
     both = render_all(layout, results=folder, without_bad_records=True)
     for pages in (both.pages, both.zh_pages):
-        assert "bad.json: entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
+        assert "`runs/bad.json`" in pages["standings.md"]
+        assert "entrant 'zed' is not in entrants.yaml." in pages["standings.md"]
         assert "entrants/code-b.md" in pages and "entrants/code-a.md" not in pages
+
+
+def _refused_items(markdown_text: str) -> list[str]:
+    """The list items of the page's warning box, as python-markdown (mkdocs' renderer) reads the page."""
+    import re
+
+    import markdown
+
+    html = markdown.markdown(markdown_text, extensions=["admonition", "tables"])
+    box = re.search(r'<div class="admonition warning">(.*?)</div>', html, re.S)
+    assert box is not None, html[:500]
+    return re.findall(r"<li>(.*?)</li>", box.group(1), re.S)
+
+
+def test_every_refusal_is_its_own_line_in_each_edition_with_paths_inside_the_folder(tmp_path: Path) -> None:
+    """A results folder outside the project: the refusals are one list item each, named relative to the
+    folder, in the page's language; no page of either edition carries the folder's local path."""
+    layout = project_copy(tmp_path)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    rec = _record("a", "llm", [70.0])
+    folder = _folder(
+        outside,
+        {
+            "ok.json": _record("b", "llm", [60.0]),
+            "bad.json": _bad("unknown version"),
+            "twin-1.json": rec,
+            "twin-2.json": rec,
+        },
+    )
+    both = render_all(layout, results=folder, without_bad_records=True)
+    en = _refused_items(both.pages["standings.md"])
+    zh = _refused_items(both.zh_pages["standings.md"])
+    assert [item.split("</code>")[0] for item in en] == [
+        "<code>runs/bad.json",
+        "<code>runs/twin-1.json",
+        "<code>runs/twin-2.json",
+    ]
+    assert [item.split("</code>")[0] for item in zh] == [item.split("</code>")[0] for item in en]
+    assert (
+        "評分版本不明" in zh[0]
+        and "同一次測試有多於一份紀錄" in zh[1]
+        and "同一次測試有多於一份紀錄" in zh[2]
+    )
+    assert "as runs/twin-2.json does" in en[1] and "as runs/twin-1.json does" in en[2]
+    for edition in (both.pages, both.zh_pages):
+        for name, text in edition.items():
+            for local in {str(tmp_path), str(tmp_path.resolve()), str(Path.home())}:
+                assert local not in text, (name, local)
+    # The folder really is outside the project, where the pages once named it by its absolute path.
+    assert not folder.resolve().is_relative_to(layout.root.resolve())
 
 
 # --- the shipped example: figures recomputed independently -------------------------------------------------
@@ -658,9 +773,7 @@ def test_the_example_boards_figures_equal_an_independent_recomputation() -> None
     for group in model.groups:
         for b in group.boards:
             for r in b.rows:
-                assert r.figure.value.sources and all(
-                    s.startswith("results/example/runs/") for s in r.figure.value.sources
-                )
+                assert r.figure.value.sources and all(s.startswith("runs/") for s in r.figure.value.sources)
 
 
 def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
@@ -693,8 +806,77 @@ def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
         ).read_bytes(), rel
 
 
-def test_layout_default_results_folder_exists() -> None:
-    assert (Layout().root / "results" / "example" / "entrants.yaml").is_file()
+# --- which board a build publishes ----------------------------------------------------------------------------
+
+EXAMPLE = REPO / "results" / "example"
+
+
+@functools.cache
+def _example() -> Rendered:
+    """Every page of both editions with the example board, asked for explicitly as `--results` asks for it."""
+    return render_all(Layout(), results=EXAMPLE)
+
+
+def _board_pages(pages: dict[str, str]) -> dict[str, str]:
+    return {
+        name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
+    }
+
+
+@pytest.mark.parametrize(
+    ("given", "environ", "chosen"),
+    [
+        (None, {}, None),
+        (None, {"CVB_RESULTS": ""}, None),
+        (None, {"CVB_RESULTS": "/srv/results"}, Path("/srv/results")),
+        (Path("mine"), {"CVB_RESULTS": "/srv/results"}, Path("mine")),
+    ],
+)
+def test_a_build_reads_only_the_results_folder_it_is_given(
+    given: Path | None, environ: dict[str, str], chosen: Path | None
+) -> None:
+    assert chosen_folder(given, environ) == chosen
+
+
+def test_a_build_without_results_has_no_rows_no_entrant_pages_and_says_when_results_come(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CVB_RESULTS", raising=False)
+    rendered = render_all(Layout())
+    said = {
+        "en": "Results are published after the Online challenge.",
+        "zh": "結果會在網上挑戰賽結束後公佈。",
+    }
+    for edition, pages in (("en", rendered.pages), ("zh", rendered.zh_pages)):
+        board = _board_pages(pages)
+        assert list(board) == ["standings.md"], edition
+        standings = " ".join(board["standings.md"].split())
+        assert said[edition] in standings
+        rows = [line for line in standings.split(" | ") if "entrants/" in line]
+        assert rows == [] and "](entrants/" not in board["standings.md"]
+        assert "| Rank |" not in standings and "| 名次 |" not in standings
+        assert "noindex" not in board["standings.md"]
+    # The same build with the example asked for has rows and entrant pages: the test can fail.
+    assert len(_board_pages(_example().pages)) > 2
+
+
+def test_the_example_board_says_so_on_every_page_of_both_editions_and_is_kept_out_of_search() -> None:
+    rendered = _example()
+    banner = {"en": '!!! danger "Example data, not results"', "zh": '!!! danger "示例資料，並非結果"'}
+    en, zh = _board_pages(rendered.pages), _board_pages(rendered.zh_pages)
+    assert set(en) == set(zh) and len(en) > 2
+    for edition, board in (("en", en), ("zh", zh)):
+        for name, text in board.items():
+            front, _, body = text.partition("\n---\n")
+            meta = yaml.safe_load(front.strip().removeprefix("---"))
+            assert meta["robots"] == "noindex" and meta["search"] == {"exclude": True}, (edition, name)
+            assert banner[edition] in body, (edition, name)
+    # Records not marked as example data carry neither.
+    config, rules = _config()
+    model = _model([_record("a", "llm", [70.0])], [_e("a")], config, rules)
+    for edition in ("en", "zh"):
+        words = say(model, config, edition)
+        assert str(words.banner()).strip() == "" and "noindex" not in str(words.front_matter("x"))
 
 
 @pytest.mark.parametrize("edition", ["en", "zh"])
@@ -703,7 +885,7 @@ def test_every_digit_on_the_board_pages_is_a_tracked_value(edition: str) -> None
     config values, and the Chinese pages carry no Chinese number word that a template typed."""
     from generator.check import scan_output, scan_zh_output
 
-    rendered = render_all(Layout(), mark=True)
+    rendered = render_all(Layout(), mark=True, results=EXAMPLE)
     pages = rendered.pages if edition == "en" else rendered.zh_pages
     board = {
         name: text for name, text in pages.items() if name == "standings.md" or name.startswith("entrants/")
@@ -793,7 +975,7 @@ def test_the_gaps_name_what_the_scorers_reasons_name(entered: dict[str, bool]) -
 
 def _zh_board_text() -> str:
     """Every Chinese wording the board can produce: the built pages, and each macro branch over known answers."""
-    pages = render_all(Layout()).zh_pages
+    pages = _example().zh_pages
     text = [v for k, v in pages.items() if k == "standings.md" or k.startswith("entrants/")]
     template = REPO / "docs" / "templates" / "zh" / "_board.md.j2"
     return "\n".join([*text, template.read_text(encoding="utf-8")])

@@ -66,19 +66,25 @@ def test_serve_on_a_port_in_use_says_so_at_once_and_builds_nothing(tmp_path: Pat
     assert not out.exists()
 
 
-def test_serve_rebuilds_when_the_config_changes(tmp_path: Path) -> None:
-    layout = project_copy(tmp_path)
-    port = free_port()
-    out = tmp_path / "site"
+def start_serving(layout: Layout, out: Path, port: int) -> tuple[subprocess.Popen[str], str]:
+    """`cvb serve` started, and the line it prints once it serves."""
     server = subprocess.Popen(
         [CVB, "--config", str(layout.config), "serve", "--out", str(out), "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert server.stdout is not None
+    return server, server.stdout.readline()
+
+
+def test_serve_rebuilds_when_the_config_changes_and_not_when_nothing_did(tmp_path: Path) -> None:
+    layout = project_copy(tmp_path)
+    port = free_port()
+    out = tmp_path / "site"
+    server, first = start_serving(layout, out, port)
     try:
-        assert server.stdout is not None
-        assert "Serving" in server.stdout.readline()
+        assert "Serving" in first and "not rebuilt" not in first
         url = f"http://127.0.0.1:{port}/integration/"
         assert "max(3000, duration_ms" in fetch(url)
         protocol = layout.config / "protocol.yaml"
@@ -99,6 +105,19 @@ def test_serve_rebuilds_when_the_config_changes(tmp_path: Path) -> None:
                 break
             time.sleep(0.5)
         assert "max(4000, duration_ms" in page and "max(3000, duration_ms" not in page
+        # The new site is served the moment it is swapped in; the server notes what it was built from after.
+        assert server.stdout is not None
+        assert any(line.strip() == "Rebuilt." for line in iter(server.stdout.readline, ""))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    built = out.stat().st_ino
+    # Started again on the same address with nothing changed, it serves the site it built.
+    server, again = start_serving(layout, out, port)
+    try:
+        assert "(up to date with its inputs, not rebuilt)" in again, again
+        assert "max(4000, duration_ms" in fetch(url)
+        assert out.stat().st_ino == built
     finally:
         server.terminate()
         server.wait(timeout=10)

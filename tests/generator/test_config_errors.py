@@ -163,7 +163,47 @@ CASES = [
         "platform.yaml",
         line_of("platform.yaml", 'protocol: "1.2"'),
         "issues[0].protocol",
-        "add an issue record",
+        "cvb issue new --protocol 1.3",
+    ),
+    (
+        "an impossible date",
+        edit("platform.yaml", "issued: 2026-09-24", "issued: 2026-02-30"),
+        "platform.yaml",
+        line_of("platform.yaml", "issued: 2026-09-24"),
+        "issues[0].issued",
+        "2026-02-30 is not a day of the calendar",
+    ),
+    (
+        "a quoted date",
+        edit("platform.yaml", "issued: 2026-09-24", 'issued: "2026-09-24"'),
+        "platform.yaml",
+        line_of("platform.yaml", "issued: 2026-09-24"),
+        "issues[0].issued",
+        "write the date without quotes (2026-09-24, not '2026-09-24')",
+    ),
+    (
+        "a quoted date where 'to be announced' may stand",
+        edit("platform.yaml", "opens: to be announced", 'opens: "2026-10-05"'),
+        "platform.yaml",
+        line_of("platform.yaml", "opens: to be announced"),
+        "rounds[0].opens",
+        "write the date without quotes (2026-10-05, not '2026-10-05')",
+    ),
+    (
+        "a misspelt pillar",
+        edit("scoring.yaml", "\n  asr:", "\n  asrr:"),
+        "scoring.yaml",
+        line_of("scoring.yaml", "  asr:"),
+        "pillars.asrr",
+        "pillar 'asrr' is named nowhere else, and frames.yaml, protocol.yaml call it 'asr'",
+    ),
+    (
+        "more held-out clips than the pool",
+        edit("rounds.yaml", "held_out_size: 11", "held_out_size: 60"),
+        "rounds.yaml",
+        line_of("rounds.yaml", "held_out_size: 11"),
+        "held_out_size",
+        "60 held-out clips must be fewer than the pool of 56",
     ),
     (
         "a duplicated key",
@@ -228,6 +268,16 @@ CASES = [
 ]
 
 
+# Cases where one edit once gave several messages (a traceback, a message per union member, 16 for a pillar).
+ONE_MESSAGE = {
+    "an impossible date",
+    "a quoted date",
+    "a quoted date where 'to be announced' may stand",
+    "a misspelt pillar",
+    "more held-out clips than the pool",
+}
+
+
 @pytest.mark.parametrize(("case", "mutate", "file", "line", "key", "words"), CASES, ids=[c[0] for c in CASES])
 def test_bad_config_is_refused_with_file_line_and_key(
     tmp_path: Path,
@@ -248,6 +298,8 @@ def test_bad_config_is_refused_with_file_line_and_key(
     matching = [m for m in messages if m.startswith(expected_where) and f"key {key}:" in m and words in m]
     assert matching, f"{case}: no problem matched {expected_where!r} / {key!r} / {words!r} in {messages}"
     assert all(re.search(r"[.;)]$", m) for m in messages), "every message ends as a sentence"
+    if case in ONE_MESSAGE:
+        assert messages == matching, f"{case}: one message, at the line that is wrong: {messages}"
 
 
 def test_the_shipped_config_is_valid() -> None:
@@ -266,3 +318,21 @@ def test_a_stray_file_in_the_config_folder_is_reported(tmp_path: Path) -> None:
     (folder / "weights.yaml").write_text("asr: 0.2\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"weights\.yaml.*not read"):
         load_config(folder)
+
+
+@pytest.mark.parametrize("clips", [50, 60])
+def test_a_pool_of_another_size_than_the_config_says_is_reported(tmp_path: Path, clips: int) -> None:
+    from generator.check import pool_problems
+
+    config = load_config(CONFIG)
+    folder = tmp_path / "results"
+    (folder / "pools").mkdir(parents=True)
+    lines = "".join(f'{{"id": "c{i}", "tier": "easy"}}\n' for i in range(clips))
+    (folder / "pools" / "online_challenge.jsonl").write_text(lines, encoding="utf-8")
+    found = pool_problems(Layout(), config, folder)
+    assert len(found) == 1 and found[0].message.startswith(
+        f"the pool holds {clips} clips but rounds.pool_size is {config.rounds.pool_size}"
+    )
+    whole = "".join(f'{{"id": "c{i}", "tier": "easy"}}\n' for i in range(config.rounds.pool_size))
+    (folder / "pools" / "online_challenge.jsonl").write_text(whole, encoding="utf-8")
+    assert pool_problems(Layout(), config, folder) == []

@@ -182,34 +182,6 @@ def test_every_published_example_frame_conforms_to_its_schema() -> None:
     assert json.loads(frames["hello_asr"].text)["deadline_ms"] == 9000
 
 
-def test_the_rank_band_example_is_what_the_scorer_computes() -> None:
-    rows = derive(CONFIG).band_example
-    assert [(r.name.text, r.band.value, r.rank.value, r.leader.text) for r in rows] == [
-        ("System A", 1, 1, "System A"),
-        ("System B", 1, 1, "System A"),
-        ("System C", 2, 3, "System C"),
-    ]
-    split = derive(CONFIG).band_split
-    assert split is not None
-    assert (split.upper.name.text, split.lower.name.text, split.anchor.name.text) == (
-        "System B",
-        "System C",
-        "System A",
-    )
-
-
-def test_without_an_overlap_across_bands_the_example_names_no_split(tmp_path: Path) -> None:
-    layout = project_copy(tmp_path)
-    path = layout.config / "site.yaml"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("low: 74.4, high: 83.1", "low: 78.5, high: 81"),
-        encoding="utf-8",
-    )
-    d = derive(load_config(layout.config))
-    assert [r.rank.value for r in d.band_example] == [1, 1, 3]
-    assert d.band_split is None
-
-
 def test_the_floor_timeline_dates_each_floor_only_as_far_as_the_config_knows() -> None:
     timeline = derive(CONFIG).floor_timeline
     first, second, now = timeline

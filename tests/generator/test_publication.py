@@ -20,36 +20,45 @@ import pytest
 from generator.build import build_site
 from generator.cli import main
 from generator.config import load_config
+from generator.issues import config_sha256
+from generator.pages.words_zh import zh_words
 from generator.paths import Layout
 from generator.pdf.issue import build_issue_pdfs
-from generator.publication.check import publication_drifts
+from generator.provenance import Num
+from generator.publication.check import REBUILD, RENDERING, Expected, expected, publication_drifts
 from generator.publication.sources import Folder, Url, html_text
 from generator.publication.tokens import Drift, plain_tokens
-from tests.generator.conftest import project_copy
+from tests.generator.conftest import project_copy, site_copy
 
 LAYOUT = Layout()
 CONFIG = load_config(LAYOUT.config)
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("publication")]
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("built") / "site"
-    build_site(LAYOUT, out=out)
-    return out
+@pytest.fixture
+def built(built_site: Path) -> Path:
+    return built_site
 
 
 @pytest.fixture
-def site(built: Path, tmp_path: Path) -> Path:
-    """A copy of the build to plant drifts in; the large runtime files are shared, not copied."""
-    copy = tmp_path / "site"
-    shutil.copytree(built, copy, ignore=shutil.ignore_patterns("pyodide"))
-    (copy / "assets" / "pyodide").symlink_to(built / "assets" / "pyodide")
-    return copy
+def site(built_site: Path, tmp_path: Path) -> Path:
+    """A copy of the build to plant drifts in."""
+    return site_copy(built_site, tmp_path)
 
 
-def drifts_of(site: Path) -> list[Drift]:
-    return publication_drifts(LAYOUT, Folder(site))
+@functools.cache
+def _expected(results: Path | None) -> Expected:
+    # What the config gives does not change between these tests; rendering it takes seconds.
+    return expected(LAYOUT, results=results)
+
+
+def drifts_of(site: Path, *, results: Path | None = None) -> list[Drift]:
+    return publication_drifts(LAYOUT, Folder(site), against=_expected(results))
+
+
+def stale_copies(page: str) -> set[tuple[str, str]]:
+    """The drifts an edited page's precompressed copies add: each now inflates to other bytes."""
+    return {(f"precompressed /{page}{suffix}", REBUILD) for suffix in (".br", ".gz")}
 
 
 def keys_of(drifts: list[Drift]) -> set[str]:
@@ -67,10 +76,12 @@ def test_a_hand_edited_number_in_a_built_page(site: Path) -> None:
     assert f"max({floor}," in text
     page.write_text(text.replace(f"max({floor},", f"max({floor + 500},", 1), encoding="utf-8")
     found = drifts_of(site)
-    assert [(d.where, d.published, d.expected) for d in found] == [
-        ("page /integration/", str(floor + 500), str(floor))
+    pages = [d for d in found if d.key != REBUILD]
+    assert [(d.where, d.published, d.expected) for d in pages] == [
+        ("en page /integration/", str(floor + 500), str(floor))
     ]
-    assert "protocol.deadline.floor_ms" in keys_of(found)
+    assert "protocol.deadline.floor_ms" in keys_of(pages)
+    assert {(d.where, d.key) for d in found if d.key == REBUILD} == stale_copies("integration/index.html")
 
 
 def test_a_stale_pdf_from_an_earlier_config(site: Path, tmp_path: Path) -> None:
@@ -82,11 +93,19 @@ def test_a_stale_pdf_from_an_earlier_config(site: Path, tmp_path: Path) -> None:
         protocol.read_text(encoding="utf-8").replace(f"floor_ms: {floor}", f"floor_ms: {floor + 1000}"),
         encoding="utf-8",
     )
+    # The earlier settings were the ones their issue was printed from (otherwise no PDF is printed at all).
+    platform = earlier.config / "platform.yaml"
+    pinned = CONFIG.platform.issues[-1].config_sha256
+    assert pinned is not None
+    platform.write_text(
+        platform.read_text(encoding="utf-8").replace(pinned, config_sha256(load_config(earlier.config))),
+        encoding="utf-8",
+    )
     stale = build_issue_pdfs(earlier, tmp_path / "stale")
     guide = next(a for a in stale if "entrant-guide" in a.name)
     shutil.copy2(guide.path, site / "pdf" / guide.name)
     found = drifts_of(site)
-    assert found and {d.where for d in found} == {f"PDF {guide.name}"}
+    assert found and {d.where for d in found} == {f"en PDF {guide.name}"}
     assert any(d.published == str(floor + 1000) and d.expected == str(floor) for d in found), found
     assert "protocol.deadline.floor_ms" in keys_of(found)
 
@@ -98,7 +117,7 @@ def test_a_kit_whose_frame_size_differs(site: Path) -> None:
         kit.read_text(encoding="utf-8").replace(f"FRAME_BYTES = {frame}", f"FRAME_BYTES = {frame * 2}"),
         encoding="utf-8",
     )
-    found = drifts_of(site)
+    found = [d for d in drifts_of(site) if d.key != REBUILD]
     assert [(d.where, d.published, d.expected) for d in found] == [
         ("kit /assets/kit/server.py", str(frame * 2), str(frame))
     ]
@@ -119,7 +138,7 @@ def test_an_example_frame_that_breaks_its_schema(site: Path) -> None:
     number = text[start:end]
     page.write_text(text[:start] + f"&quot;{number}&quot;" + text[end:], encoding="utf-8")
     found = drifts_of(site)
-    schema = [d for d in found if "example frame" in d.where]
+    schema = [d for d in found if "example frame" in d.where and d.where.startswith("en page")]
     assert [d.key for d in schema] == ["frames.hello.fields.deadline_ms"], found
     assert schema[0].published == json.dumps(number)
 
@@ -226,3 +245,156 @@ def test_angle_brackets_around_an_autolink_are_not_tokens() -> None:
         "@",
         "c.hk",
     ]
+
+
+def _plant(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _spelled(value: int) -> str:
+    return zh_words(Num(value, frozenset())).text
+
+
+DRAW = CONFIG.rounds.draw.size
+CLIPS = CONFIG.protocol.connection_test.clips
+
+
+@pytest.mark.parametrize(
+    ("page", "old", "new", "published", "expected", "key"),
+    [
+        # A number written in digits.
+        (
+            "zh/index.html",
+            f"抽出 {DRAW} 段",
+            f"抽出 {DRAW + 5} 段",
+            str(DRAW + 5),
+            str(DRAW),
+            "rounds.draw.size",
+        ),
+        # A number written in Chinese words.
+        (
+            "zh/index.html",
+            f"跑{_spelled(CLIPS)}段",
+            f"跑{_spelled(CLIPS + 1)}段",
+            _spelled(CLIPS + 1),
+            _spelled(CLIPS),
+            "protocol.connection_test.clips",
+        ),
+    ],
+    ids=["digits", "chinese-words"],
+)
+def test_a_hand_edited_number_in_the_chinese_edition(
+    site: Path, page: str, old: str, new: str, published: str, expected: str, key: str
+) -> None:
+    _plant(site / page, old, new)
+    found = drifts_of(site)
+    pages = [d for d in found if d.key != REBUILD]
+    assert [(d.where, d.published, d.expected) for d in pages] == [
+        (f"zh page /{page.removesuffix('index.html')}", published, expected)
+    ], found
+    assert key in keys_of(pages)
+    assert "段" in pages[0].context  # the context reads as the page does
+    assert {(d.where, d.key) for d in found if d.key == REBUILD} == stale_copies(page)
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".br"])
+def test_a_hand_edited_precompressed_copy(site: Path, suffix: str) -> None:
+    import gzip
+
+    import brotli  # type: ignore[import-untyped]
+
+    floor = CONFIG.protocol.deadline.floor_ms
+    copy = site / "integration" / f"index.html{suffix}"
+    inflate, deflate = (
+        (gzip.decompress, gzip.compress) if suffix == ".gz" else (brotli.decompress, brotli.compress)
+    )
+    text = inflate(copy.read_bytes()).decode("utf-8")
+    assert f"max({floor}," in text
+    copy.write_bytes(deflate(text.replace(f"max({floor},", f"max({floor + 500},", 1).encode("utf-8")))
+    found = drifts_of(site)
+    assert [(d.where, d.published, d.expected) for d in found] == [
+        (f"en page /integration/index.html{suffix}", str(floor + 500), str(floor))
+    ]
+    assert "protocol.deadline.floor_ms" in keys_of(found)
+
+
+def test_a_precompressed_copy_that_does_not_inflate(site: Path) -> None:
+    (site / "index.html.gz").write_bytes(b"not gzip")
+    assert [(d.where, d.published) for d in drifts_of(site)] == [
+        ("precompressed /index.html.gz", "(corrupt)")
+    ]
+
+
+def test_a_hand_edited_file_inside_the_kit_zip(site: Path) -> None:
+    frame = CONFIG.protocol.audio.frame_bytes
+    zip_path = site / "assets" / "kit" / CONFIG.site.starter_kit.zip_name
+    edited = io.BytesIO()
+    with zipfile.ZipFile(zip_path) as source, zipfile.ZipFile(edited, "w") as target:
+        for item in source.infolist():
+            content = source.read(item)
+            if item.filename == "server.py":
+                content = content.replace(
+                    f"FRAME_BYTES = {frame}".encode(), f"FRAME_BYTES = {frame * 2}".encode()
+                )
+            target.writestr(item, content)
+    zip_path.write_bytes(edited.getvalue())
+    found = drifts_of(site)
+    assert [(d.where, d.published, d.expected) for d in found] == [
+        (f"kit /assets/kit/{zip_path.name}: server.py", str(frame * 2), str(frame))
+    ]
+    assert "protocol.audio.frame_bytes" in keys_of(found)
+
+
+@pytest.fixture(scope="module")
+def results_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A site built from run records of its own (the example's, one entrant's runs left out)."""
+    tmp = tmp_path_factory.mktemp("with-results")
+    results = tmp / "results"
+    shutil.copytree(LAYOUT.root / "results" / "example", results)
+    for run in sorted((results / "runs").glob("ex-06-*.json")):
+        run.unlink()
+    return build_site(LAYOUT, out=tmp / "site", results=results), results
+
+
+def test_a_site_built_with_results_is_checked_against_them(
+    results_site: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    built_with, results = results_site
+    assert drifts_of(built_with, results=results) == []
+    site = site_copy(built_with, tmp_path)
+    standings = site / "standings" / "index.html"
+    text = standings.read_text(encoding="utf-8")
+    # The leader's score, which only these records give.
+    score = re.search(r">(\d+\.\d) \[", text)
+    assert score is not None, "the standings page shows each score with its interval"
+    edited = f"{float(score.group(1)) + 1:.1f}"
+    _plant(standings, f">{score.group(1)} [", f">{edited} [")
+    found = [d for d in drifts_of(site, results=results) if d.key != REBUILD]
+    assert [(d.where, d.published, d.expected) for d in found] == [
+        ("en page /standings/", edited, score.group(1))
+    ]
+    assert main(["check", "--site", str(built_with), "--results", str(results)]) == 0
+    capsys.readouterr()
+
+
+def test_markdown_left_as_text_on_a_built_page(site: Path) -> None:
+    _plant(site / "zh" / "index.html", "</h1>", "</h1><p>| 賽事 | 作用 |</p>")
+    found = [d for d in drifts_of(site) if d.key == RENDERING]
+    assert [(d.where, d.context, d.published) for d in found] == [
+        ("zh page /zh/", "| 賽事 | 作用 |", "a table row written in pipes")
+    ]
+
+
+def test_a_published_pdf_that_differs_from_its_issue_record(site: Path) -> None:
+    record = CONFIG.platform.issues[-1]
+    assert record.pdfs, "the issue in force has its PDFs' sha256 recorded"
+    name = next(n for n in sorted(record.pdfs) if "entrant-guide" in n)
+    pdf = site / "pdf" / name
+    pdf.write_bytes(pdf.read_bytes() + b"\n% appended\n")
+    found = drifts_of(site)
+    index = len(CONFIG.platform.issues) - 1
+    pinned = [d for d in found if d.key == f"platform.issues[{index}].pdfs.{name}"]
+    assert [(d.where, d.expected) for d in pinned] == [(f"en PDF {name}", record.pdfs[name])]
+    assert pinned[0].published == hashlib.sha256(pdf.read_bytes()).hexdigest()

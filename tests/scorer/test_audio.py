@@ -196,6 +196,7 @@ def test_cvb_audio_stats_prints_text_json_and_sentences(
     assert cvb(["audio-stats", str(espeak_wav)]) == 0
     text = capsys.readouterr().out
     assert "median frame level" in text and "noise floor" in text and "digital silence" in text
+    assert "percentile of frame levels by nearest rank" in text
     assert cvb(["audio-stats", "--json", str(espeak_wav)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report == {
@@ -213,3 +214,7 @@ def test_cvb_audio_stats_prints_text_json_and_sentences(
     assert "44100 Hz, 2-channel" in error and "Traceback" not in error
     assert cvb(["audio-stats", str(tmp_path / "missing.wav")]) == 2
     assert "does not exist" in capsys.readouterr().err
+    # A WAV read with --raw would count its header as samples: refused, with the way out.
+    assert cvb(["audio-stats", "--raw", str(espeak_wav)]) == 2
+    error = capsys.readouterr().err
+    assert "RIFF/WAVE header" in error and "leave out --raw" in error and "Traceback" not in error

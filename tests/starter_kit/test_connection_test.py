@@ -8,11 +8,13 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import socket
 import ssl
 import subprocess
 import sys
 import threading
 from collections.abc import Coroutine, Iterator
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,7 @@ from tests.starter_kit.protocol_support import (
 )
 
 S = SETTINGS
-REPLY = tone(0.5)
+REPLY = tone(1.0)  # long enough to be interrupted in the middle
 CLIPS = [clip(0.3, clip_id="a"), clip(0.2, clip_id="b"), clip(0.4, clip_id="c")]
 
 
@@ -52,22 +54,28 @@ async def reference(ws: ServerConnection, flaw: str | None = None) -> None:
 
     async def speak(index: int) -> None:
         step = S.frame_bytes + 1 if flaw == "odd_frames" else S.frame_bytes
-        pcm = tone(2.0) if flaw == "no_yield" else bytes(len(REPLY)) if flaw == "silent_speech" else REPLY
+        deaf = flaw == "no_yield" or (flaw == "no_yield_mid_reply" and index == 2)
+        pcm = tone(2.0) if deaf else bytes(len(REPLY)) if flaw == "silent_speech" else REPLY
         chunks = [pcm[i : i + step] for i in range(0, len(pcm), step)]
         if flaw != "speaking_after_audio":
             await ws.send(frame("speaking", index=index))
         for chunk in chunks:
-            if stop.is_set() and flaw != "no_yield":
+            if stop.is_set() and not deaf:
                 break
             await ws.send(chunk)
             # Produced as it is synthesised; the flawed one in real time, ignoring barge_in.
-            await asyncio.sleep(S.frame_ms / 1000 if flaw == "no_yield" else 0.005)
+            await asyncio.sleep(S.frame_ms / 1000 if deaf else 0.005)
         if flaw == "speaking_after_audio":
             await ws.send(frame("speaking", index=index))
         await ws.send(frame("turn_done", index=index))
+        if flaw == "repeated_turn_done":
+            await ws.send(frame("turn_done", index=index))
 
     async for message in ws:
         if isinstance(message, bytes):
+            if flaw == "early_transcript":  # a streaming recogniser's partial result, sent as it comes
+                await ws.send(frame("transcript", text="你"))
+                flaw = None
             continue
         received = json.loads(message)
         kind = received["type"]
@@ -98,7 +106,8 @@ async def reference(ws: ServerConnection, flaw: str | None = None) -> None:
                     continue
                 if flaw == "late_transcript":
                     await asyncio.sleep(hello["deadline_ms"] / 1000 + 0.3)
-                await ws.send(frame("transcript", text="你好"))
+                answer = "你" * S.max_message_bytes if flaw == "oversized_transcript" else "你好"
+                await ws.send(frame("transcript", text=answer))
             else:
                 index = pending["index"] + (1 if flaw == "wrong_index" else 0)
                 speech = asyncio.create_task(speak(index))
@@ -137,23 +146,29 @@ BROKEN = [
     ("a wrong index", "wrong_index", "e2e", "turn_index_mismatch"),
     ("still speaking after barge_in", "no_yield", "e2e", "did_not_yield"),
     ("digital silence for speech", "silent_speech", "tts", "level_out_of_range"),
+    ("a transcript before end_of_utterance", "early_transcript", "asr", "early_transcript"),
+    ("a repeated turn_done on speech", "repeated_turn_done", "tts", "repeated_turn_done"),
+    ("a repeated turn_done at the end of a conversation", "repeated_turn_done", "e2e", "repeated_turn_done"),
+    ("a transcript over the message limit", "oversized_transcript", "asr", "message_too_large"),
+    ("still speaking after barge_in mid-reply", "no_yield_mid_reply", "e2e", "did_not_yield"),
 ]
 
 
 @pytest.fixture(scope="module")
-def broken_results() -> dict[str, RunResult]:
+def broken_results() -> dict[tuple[str, str], RunResult]:
     # All at once: the slowest case is bounded by the handshake timeout or deadline plus the late wait.
     async def everything() -> list[tuple[RunResult, int]]:
         return list(await asyncio.gather(*(against(flaw, pillar) for _, flaw, pillar, _ in BROKEN)))
 
-    return {flaw: result for (_, flaw, _, _), (result, _) in zip(BROKEN, run(everything()), strict=True)}
+    outcomes = zip(BROKEN, run(everything()), strict=True)
+    return {(flaw, pillar): result for (_, flaw, pillar, _), (result, _) in outcomes}
 
 
 @pytest.mark.parametrize(("flaw", "pillar", "code"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
 def test_a_broken_server_fails_with_its_code_and_sentence(
-    broken_results: dict[str, RunResult], flaw: str, pillar: str, code: str
+    broken_results: dict[tuple[str, str], RunResult], flaw: str, pillar: str, code: str
 ) -> None:
-    result = broken_results[flaw]
+    result = broken_results[flaw, pillar]
     assert not result.passed
     failed = [v for v in result.verdicts if not v.passed]
     assert [(v.pillar, v.failure.code if v.failure else None) for v in failed] == [(pillar, code)]
@@ -163,8 +178,9 @@ def test_a_broken_server_fails_with_its_code_and_sentence(
 def test_the_reference_server_passes_every_pillar_above_concurrency_one_without_being_exceeded() -> None:
     result, most_at_server = run(against(None, "all", clips=CLIPS, concurrency=2))
     assert result.passed, [v for v in result.verdicts if not v.passed]
-    # Three clips on four pillars, conversations two turns each.
-    assert len(result.verdicts) == len(CLIPS) * (len(PILLARS) - 1) + 2 * len(CLIPS)
+    # Three clips on four pillars, a conversation a verdict per turn.
+    turns = len(S.conversation_barge_in_after_ms)
+    assert len(result.verdicts) == len(CLIPS) * (len(PILLARS) - 1) + turns * len(CLIPS)
     assert result.max_open == most_at_server == 2
 
 
@@ -176,7 +192,8 @@ def test_the_reference_server_passes_with_real_pacing() -> None:
         t = verdict.timings
         assert t.handshake_ms is not None and t.response_ms is not None and t.deadline_ms is not None
         assert t.response_ms <= t.deadline_ms
-        if verdict.turn == 1:  # the interrupted turn: the yield is timed from barge_in
+        if verdict.turn is not None and S.conversation_barge_in_after_ms[verdict.turn] is not None:
+            # an interrupted turn: the yield is timed from barge_in
             assert t.barge_in_to_turn_done_ms is not None and t.barge_in_to_turn_done_ms <= S.yield_within_ms
         if verdict.pillar == "tts":
             assert verdict.delivery is not None and verdict.delivery.failure is None
@@ -330,8 +347,10 @@ def test_a_clip_in_the_wrong_format_is_refused_with_a_sentence(tmp_path: Path) -
     assert "stereo.wav is 44100 Hz, 2 channel(s)" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_json_report_is_strict_json_even_for_silent_speech(broken_results: dict[str, RunResult]) -> None:
-    report = to_json(broken_results["silent_speech"], settings=S)
+def test_the_json_report_is_strict_json_even_for_silent_speech(
+    broken_results: dict[tuple[str, str], RunResult],
+) -> None:
+    report = to_json(broken_results["silent_speech", "tts"], settings=S)
     text = json.dumps(report, allow_nan=False)  # a silent clip's level of -inf must not leak out as -Infinity
     (result,) = json.loads(text)["results"]
     assert result["delivery"]["level_dbfs"] is None and result["failure"]["code"] == "level_out_of_range"
@@ -364,3 +383,60 @@ def test_paced_audio_takes_at_least_the_clip_s_own_length_to_arrive() -> None:
     result = run(go())
     assert result.passed
     assert seen["eou"] - seen["ready"] >= paced_clip.duration_ms / 1000
+
+
+# ---- servers the protocol never reaches: each gets its own code, not connection_refused ----
+
+
+def _refusing(status: HTTPStatus) -> Any:
+    def process_request(connection: ServerConnection, request: Any) -> Any:
+        return connection.respond(status, "no\n")
+
+    return process_request
+
+
+async def _first_code(url: str) -> tuple[str | None, str]:
+    result = await run_items(
+        [Item("asr", CLIPS[0])], url, settings=S, concurrency=1, paced=False, insecure=True
+    )
+    [verdict] = result.verdicts
+    return (verdict.failure.code if verdict.failure else None), verdict.detail
+
+
+@pytest.mark.parametrize("status", [HTTPStatus.NOT_FOUND, HTTPStatus.UNAUTHORIZED])
+def test_an_http_error_on_the_upgrade_is_upgrade_rejected_with_its_status(status: HTTPStatus) -> None:
+    async def go() -> tuple[str | None, str]:
+        async with serve(reference, "127.0.0.1", 0, process_request=_refusing(status)) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await _first_code(f"ws://127.0.0.1:{port}/wrong-secret")
+
+    code, detail = run(go())
+    assert code == "upgrade_rejected"
+    assert detail.startswith(f"HTTP {status.value} {status.phrase}") and "/wrong-secret" in detail
+
+
+@pytest.mark.parametrize("scheme", ["ws", "wss"])
+def test_a_scheme_the_server_does_not_speak_is_a_scheme_mismatch(
+    self_signed: ssl.SSLContext, scheme: str
+) -> None:
+    # ws:// against a server that speaks TLS, and wss:// against one that does not.
+    tls = self_signed if scheme == "ws" else None
+
+    async def go() -> tuple[str | None, str]:
+        async with serve(reference, "127.0.0.1", 0, ssl=tls) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await _first_code(f"{scheme}://127.0.0.1:{port}")
+
+    code, detail = run(go())
+    assert code == "scheme_mismatch", detail
+
+
+def test_a_server_that_accepts_but_never_upgrades_is_upgrade_stalled() -> None:
+    # A listening socket that never accepts: the kernel completes the TCP handshake, nothing answers the upgrade,
+    # as when a model computing on the event loop blocks it.
+    with socket.socket() as stalled:
+        stalled.bind(("127.0.0.1", 0))
+        stalled.listen(8)
+        code, detail = run(_first_code(f"ws://127.0.0.1:{stalled.getsockname()[1]}"))
+    assert code == "upgrade_stalled", detail
+    assert f"{S.handshake_timeout_ms / 1000:g} s" in detail

@@ -17,13 +17,20 @@ from pathlib import Path
 import pytest
 
 from generator.build import render_all
+from generator.kit_data import constants_source
+from generator.kit_servers import CONFIG, KIT, rendered
 from generator.paths import Layout
 from starter_kit.connection_test.bundle import MissingClipsError
 from starter_kit.connection_test.cli import add_arguments
 from starter_kit.kit import KIT_FILES, connection_test_files, kit_contents, kit_zip
-from tests.starter_kit.kit_process import CONFIG, KIT, rendered
 
 LAYOUT = Layout()
+
+
+def client_files(clips: Path) -> dict[str, bytes]:
+    return connection_test_files(
+        constants=constants_source(CONFIG), clip_count=CONFIG.protocol.connection_test.clips, clips=clips
+    )
 
 
 def test_two_builds_give_byte_identical_zips() -> None:
@@ -44,7 +51,7 @@ def test_two_builds_give_byte_identical_zips() -> None:
 
 
 def test_the_zip_holds_the_rendered_kit_and_the_client_sorted_with_fixed_times_and_modes() -> None:
-    client = connection_test_files(CONFIG, clips=LAYOUT.clips)
+    client = client_files(LAYOUT.clips)
     with zipfile.ZipFile(io.BytesIO(rendered().kit_zip)) as archive:
         infos = archive.infolist()
         assert [i.filename for i in infos] == sorted([*KIT_FILES, *client])
@@ -57,7 +64,7 @@ def test_the_zip_holds_the_rendered_kit_and_the_client_sorted_with_fixed_times_a
 
 
 def test_the_client_in_the_zip_carries_the_scorers_audio_measures_and_the_shortest_built_in_clips() -> None:
-    client = connection_test_files(CONFIG, clips=LAYOUT.clips)
+    client = client_files(LAYOUT.clips)
     # One implementation of the measures: the scorer's own file, byte for byte, and nothing of the generator.
     assert (
         client["cvb_scorer/audio.py"]
@@ -78,7 +85,7 @@ def test_the_client_in_the_zip_carries_the_scorers_audio_measures_and_the_shorte
 
 def test_without_built_clips_the_build_says_how_to_make_them(tmp_path: Path) -> None:
     with pytest.raises(MissingClipsError, match=r"run `make clips` first"):
-        connection_test_files(CONFIG, clips=tmp_path / "clips")
+        client_files(tmp_path / "clips")
 
 
 def test_the_page_states_the_zips_real_size_and_sha256() -> None:

@@ -20,6 +20,7 @@ FRAME_S = S.frame_ms / 1000
 HANDSHAKE_S = S.handshake_timeout_ms / 1000
 YIELD_S = S.yield_within_ms / 1000
 LATE_S = S.late_reply_wait_ms / 1000
+LISTEN_S = S.listen_after_last_turn_ms / 1000
 CLIP = clip(0.3)
 DEADLINE_S = S.deadline_ms(CLIP.duration_ms) / 1000
 READY = 0.01
@@ -80,13 +81,65 @@ def turn_reply(index: int, start: float) -> list[Step]:
     ]
 
 
-# A conversation's second turn begins when the first one's turn_done arrives.
+# A conversation's next turn begins when the last one's turn_done arrives.
 T0_DONE = EOU + 0.1 + 0.02
 T1_EOU = T0_DONE + FRAME_S
 E2E_FIRST_TURN = [*OPEN, EOU_TICK, *turn_reply(0, EOU + 0.1), ("tick", T1_EOU)]
+# Turn 1 is interrupted at its reply's first audio frame and yields at once.
+T1_DONE = T1_EOU + 0.1 + 0.02
+T2_EOU = T1_DONE + FRAME_S
+E2E_TWO_TURNS = [*E2E_FIRST_TURN, *turn_reply(1, T1_EOU + 0.1), ("tick", T2_EOU)]
+# Turn 2 is interrupted in the middle of its reply, once this many whole frames of audio have arrived.
+MID_FRAMES = -(-S.conversation_barge_in_after_ms[2] // S.frame_ms)  # type: ignore[operator]
+T2_SPEAKING = T2_EOU + 0.1
+
+
+def mid_reply(frames: int) -> list[Step]:
+    """Turn 2's reply: speaking, then `frames` audio frames 10 ms apart."""
+    audio = tone(frames * FRAME_S + 0.01)
+    return [
+        text(T2_SPEAKING, "speaking", index=2),
+        *[
+            ("bytes", T2_SPEAKING + 0.01 * (n + 1), audio[n * S.frame_bytes : (n + 1) * S.frame_bytes])
+            for n in range(frames)
+        ],
+    ]
+
+
+BARGE_2 = T2_SPEAKING + 0.01 * MID_FRAMES  # barge_in goes out with the frame that reaches the mark
+E2E_ALL_TURNS = [
+    *E2E_TWO_TURNS,
+    *mid_reply(MID_FRAMES),
+    text(BARGE_2 + 0.01, "turn_done", index=2),
+]
+OVERSIZED = S.max_message_bytes + 1
 
 CASES: list[tuple[str, str, list[Step], str | None]] = [
     ("asr answers in time", "asr", [*OPEN, EOU_TICK, text(EOU + 0.2, "transcript", text="你好")], None),
+    (
+        "a transcript before end_of_utterance",
+        "asr",
+        [*OPEN, text(READY + 0.01, "transcript", text="你")],
+        "early_transcript",
+    ),
+    (
+        "an answer before end_of_utterance",
+        "llm",
+        [*OPEN, text(READY + 0.01, "transcript", text="好")],
+        "early_transcript",
+    ),
+    (
+        "a text message over the limit",
+        "asr",
+        [*OPEN, EOU_TICK, text(EOU + 0.1, "transcript", text="x" * OVERSIZED)],
+        "message_too_large",
+    ),
+    (
+        "an audio message over the limit",
+        "tts",
+        [*OPEN, text(0.2, "speaking", index=0), ("bytes", 0.21, bytes(OVERSIZED + 1))],
+        "message_too_large",
+    ),
     ("llm answers in time", "llm", [*OPEN, EOU_TICK, text(EOU + 0.2, "transcript", text="好")], None),
     (
         "transcript exactly at the deadline",
@@ -151,7 +204,25 @@ CASES: list[tuple[str, str, list[Step], str | None]] = [
         [*OPEN, EOU_TICK, ("close", EOU + 0.1)],
         "closed_before_response",
     ),
-    ("speech delivered", "tts", [*OPEN, *tts_reply(0.2)], None),
+    ("speech delivered", "tts", [*OPEN, *tts_reply(0.2), ("tick", 0.25 + LISTEN_S)], None),
+    (
+        "speech delivered, then the socket closed",
+        "tts",
+        [*OPEN, *tts_reply(0.2), ("close", 0.26)],
+        None,
+    ),
+    (
+        "a repeated turn_done on speech",
+        "tts",
+        [*OPEN, *tts_reply(0.2), text(0.26, "turn_done", index=0)],
+        "repeated_turn_done",
+    ),
+    (
+        "a stray frame after the last turn_done",
+        "tts",
+        [*OPEN, *tts_reply(0.2), text(0.26, "speaking", index=0)],
+        "unrecognised_frame",
+    ),
     (
         "speaking only after all audio",
         "tts",
@@ -210,8 +281,20 @@ CASES: list[tuple[str, str, list[Step], str | None]] = [
     (
         "a conversation answered on end_of_utterance",
         "e2e",
-        [*E2E_FIRST_TURN, *turn_reply(1, T1_EOU + 0.1)],
+        [*E2E_ALL_TURNS, ("tick", BARGE_2 + 0.01 + LISTEN_S)],
         None,
+    ),
+    (
+        "a repeated turn_done after the last turn",
+        "e2e",
+        [*E2E_ALL_TURNS, text(BARGE_2 + 0.02, "turn_done", index=2)],
+        "repeated_turn_done",
+    ),
+    (
+        "still speaking after barge_in mid-reply",
+        "e2e",
+        [*E2E_TWO_TURNS, *mid_reply(MID_FRAMES + 1), ("bytes", BARGE_2 + YIELD_S + 0.01, SPEECH[:320])],
+        "did_not_yield",
     ),
     (
         "a conversation answering on turn",
@@ -414,4 +497,47 @@ def test_every_failure_the_machine_reports_has_a_sentence_in_the_catalogue() -> 
     assert not FAILURE_CODES - catalogue, sorted(FAILURE_CODES - catalogue)
     reported = {code for _, _, _, code in CASES if code}
     # The table reaches every code except those only the socket shell can meet (tested over real sockets).
-    assert FAILURE_CODES - reported == {"tls_certificate_rejected", "connection_refused"}
+    assert FAILURE_CODES - reported == {
+        "tls_certificate_rejected",
+        "connection_refused",
+        "upgrade_rejected",
+        "scheme_mismatch",
+        "upgrade_stalled",
+    }
+
+
+def test_a_conversation_plays_every_configured_turn_and_barges_in_where_the_config_says() -> None:
+    exchange, sent = drive("e2e", E2E_ALL_TURNS)
+    frames = [m for m in sent if isinstance(m, dict)]
+    turns = [m for m in frames if m["type"] == "turn"]
+    assert [t["index"] for t in turns] == list(range(len(S.conversation_barge_in_after_ms)))
+    assert [t["expect_interruption"] for t in turns] == [
+        after is not None for after in S.conversation_barge_in_after_ms
+    ]
+    assert [m["index"] for m in frames if m["type"] == "barge_in"] == [
+        n for n, after in enumerate(S.conversation_barge_in_after_ms) if after is not None
+    ]
+    assert [v.turn for v in exchange.verdicts] == [t["index"] for t in turns]
+    assert all(v.passed for v in exchange.verdicts)
+    # The mid-reply barge_in was timed from the frame that reached the mark, not from the first one.
+    last = exchange.verdicts[-1].timings
+    assert last.barge_in_to_turn_done_ms == pytest.approx(10)
+    assert last.response_ms == pytest.approx(100)
+    assert not exchange.done and exchange.state is State.LISTENING
+
+
+def test_barge_in_waits_for_the_configured_share_of_the_reply() -> None:
+    _, sent = drive("e2e", [*E2E_TWO_TURNS, *mid_reply(MID_FRAMES - 1)])
+    assert [m["index"] for m in sent if isinstance(m, dict) and m["type"] == "barge_in"] == [1]
+    _, sent = drive("e2e", [*E2E_TWO_TURNS, *mid_reply(MID_FRAMES)])
+    assert [m["index"] for m in sent if isinstance(m, dict) and m["type"] == "barge_in"] == [1, 2]
+
+
+def test_the_shell_can_report_a_message_it_refused_as_too_large() -> None:
+    exchange = Exchange(Item("asr", CLIP), settings=S, paced=False)
+    exchange.connected(0.0)
+    exchange.receive_text(json.dumps({"type": "ready", "accept": S.encoding}), READY)
+    exchange.message_too_large(READY + 0.01)
+    assert exchange.done
+    failure = exchange.verdicts[-1].failure
+    assert failure is not None and failure.code == "message_too_large"

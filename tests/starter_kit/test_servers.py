@@ -18,7 +18,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.starter_kit.kit_process import (
+from generator.kit_servers import (
     AUDIO,
     CONFIG,
     KIT,

@@ -78,7 +78,16 @@ def free_port() -> int:
 def build(out: Path, port: int) -> None:
     # The served address, not the public one: instant navigation only treats links on site_url's port as
     # the site's own.
-    command = [str(ROOT / ".venv" / "bin" / "cvb"), "build", "--out", str(out)]
+    # The example board, asked for explicitly (a default build publishes no standings rows): the board's pages
+    # and the screenshots are of the example, which every board page then says.
+    command = [
+        str(ROOT / ".venv" / "bin" / "cvb"),
+        "build",
+        "--out",
+        str(out),
+        "--results",
+        str(ROOT / "results" / "example"),
+    ]
     subprocess.run([*command, "--site-url", f"http://127.0.0.1:{port}/"], check=True, cwd=ROOT)
 
 

@@ -268,6 +268,78 @@ test("the address is rewritten only for the texts' own fragment: a heading's anc
   for (const [state, hash, want] of cases) assert.equal(S.fragmentUpdate(state, hash), want, `${hash} -> ${want}`);
 });
 
+test("a shared link's texts are not yet scored until their own answer is drawn, never the sample's", () => {
+  const link = S.decodeFragment(S.encodeFragment(S.next(base(), { type: "edit", hypothesis: "保險" })));
+  const steps = [
+    // [event, unscored afterwards, the status]
+    [link, true, S.STRINGS.unscored],
+    [{ type: "start" }, true, S.STRINGS.unscored],
+    [{ type: "progress", text: "Loading…" }, true, S.STRINGS.unscored],
+    [ready, true, S.STRINGS.ready],
+    [{ type: "answer", id: 1, view: view(0.5) }, false, S.STRINGS.ready],
+  ];
+  let state = base();
+  const sent = [];
+  for (const [event, unscored, status] of steps) {
+    state = S.next(state, event);
+    const ask = S.request(state);
+    if (ask) {
+      sent.push([ask.reference, ask.hypothesis]);
+      state = S.next(state, { type: "sent", ...ask });
+    }
+    assert.equal(S.unscored(state), unscored, event.type);
+    assert.equal(S.statusText(state), status, event.type);
+    assert.equal(S.liveText(state) === "", unscored, event.type);
+  }
+  assert.deepEqual(sent, [["保單", "保險"]]);
+  assert.equal(state.drawn.hypothesis, "保險");
+  // The page's own sample is what the built drawing shows: not unscored, and with the data saver on the
+  // shared texts wait for the button, saying so.
+  assert.equal(S.unscored(base()), false);
+  const saving = S.next(S.initial({ reference: "保單", hypothesis: "保单", saveData: true }), link);
+  assert.equal(S.statusText(saving), S.STRINGS.unscored_save_data);
+  // An edit typed before the scorer is up is unscored too; so is the sample drawn as tokens.
+  assert.ok(S.unscored(S.next(base(), { type: "edit", reference: "x" })));
+  assert.ok(S.unscored(S.next(base(), { type: "drawing", mode: "mer" })));
+});
+
+test("a slow connection waits for the button, stating the size; the download's bytes are shown as they arrive", () => {
+  const slow = S.initial({ reference: "保單", hypothesis: "保单", slow: true });
+  assert.ok(S.asksFirst(slow) && S.offerLoad(slow));
+  assert.equal(S.statusText(slow), S.fill(S.STRINGS.slow_connection, { megabytes: "…" }));
+  const sized = S.next(slow, { type: "download-size", bytes: 17_234_567 });
+  assert.equal(S.statusText(sized), S.fill(S.STRINGS.slow_connection, { megabytes: "17.2" }));
+  assert.ok(!S.asksFirst(base()));
+  const parts = (python, snapshot, wheels = 0) => ({
+    type: "download",
+    parts: { python: { received: python, total: 5e6 }, snapshot: { received: snapshot, total: 11e6 }, wheels: { received: wheels, total: 1e6 } },
+  });
+  let state = S.next(sized, { type: "start" });
+  assert.equal(S.downloading(state), null);
+  const seen = [];
+  for (const [python, snapshot, wheels] of [[0, 0, 0], [1e6, 0, 0], [2.5e6, 3e6, 0], [5e6, 11e6, 1e6]]) {
+    state = S.next(state, parts(python, snapshot, wheels));
+    seen.push(S.downloading(state));
+  }
+  assert.deepEqual(seen.slice(0, 3).map((d) => d.received), [0, 1e6, 5.5e6]);
+  assert.equal(seen[2].fraction, 5.5 / 17);
+  assert.equal(S.statusText(S.next(state, parts(2.5e6, 3e6))), seen[2].text);
+  assert.equal(
+    seen[2].text,
+    S.fill(S.STRINGS.loading_bytes, {
+      received: "5.5",
+      total: "17.0",
+      python: "2.5 of 5.0 MB",
+      snapshot: "3.0 of 11.0 MB",
+      wheels: "0.0 of 1.0 MB",
+    }),
+  );
+  assert.equal(seen[3], null, "every byte in: the stage says what comes next");
+  // Once ready, news of bytes changes nothing.
+  const live = S.next(S.next(state, ready), parts(1, 1));
+  assert.equal(S.downloading(live), null);
+});
+
 test("reset brings back the page's sample and the character drawing", () => {
   const { state, sent } = run([
     ready,
@@ -322,8 +394,8 @@ const FILE_CASES = [
     check: ({ state, jobs }) => {
       const id = jobs.at(-1).id;
       const p = S.filesProgress(state);
-      assert.equal(p.fraction, 0.04);
-      assert.equal(p.text, S.fill(S.STRINGS.files_progress_clips, { percent: "4%", done: 50, total: 100 }));
+      assert.equal(p.fraction, 0.09);
+      assert.equal(p.text, S.fill(S.STRINGS.files_progress_clips, { percent: "9%", done: 50, total: 100 }));
       const later = S.next(state, progressed("bootstrap", 5000, 10000)(id));
       assert.ok(S.filesProgress(later).fraction > p.fraction);
       const done = S.next(S.next(later, progressed("report", 1, 1)(id)), answered(id));
@@ -332,11 +404,14 @@ const FILE_CASES = [
     },
   },
   {
-    name: "before the worker reports, the bar is indeterminate, not at a false 0%",
+    name: "before the worker reports, the bar says the files are being read and moves with the time",
     events: twoFiles,
     check: ({ state, jobs }) => {
       assert.equal(jobs.length, 1);
-      assert.deepEqual(S.filesProgress(state), { fraction: null, text: S.STRINGS.files_progress_starting });
+      const sent = S.filesProgress(state);
+      assert.deepEqual(sent, { fraction: 0, step: "reading", text: S.fill(S.STRINGS.files_progress_reading, { percent: "0%" }) });
+      const later = S.filesProgress(S.next(state, { type: "files-tick", at: 5000 }));
+      assert.ok(later.fraction > 0 && later.fraction < 0.03, String(later.fraction));
     },
   },
   {
@@ -555,6 +630,87 @@ test("each chooser names the file its side holds, or says there is none", () => 
   assert.equal(S.chosenName(state, "reference", S.strings({ files_none: "未選擇" })), "未選擇");
 });
 
+test("a job's bar moves through every step, in order, and never waits on a finished count", () => {
+  const clips = 100_000;
+  const resamples = 10_000;
+  const lines = new Uint8Array(clips * 2).fill(10).buffer; // 100,000 empty lines: the clip count the notice uses
+  const files = [
+    ready,
+    { type: "file", side: "reference", name: "ref.jsonl", bytes: lines, lines: clips },
+    { type: "file", side: "hypothesis", name: "hyp.jsonl", bytes: lines, lines: clips },
+  ];
+  const at = (ms) => ({ type: "files-tick", at: ms });
+  const counted = (phase, done, total, ms) => (id) => ({ type: "files-progress", id, phase, done, total, at: ms });
+  // [event, the step shown afterwards]
+  const timeline = [
+    [at(2000), "reading"],
+    [at(4000), "reading"],
+    [counted("clips", 1, clips, 5000), "clips"],
+    [counted("clips", 50_000, clips, 9000), "clips"],
+    [counted("clips", clips, clips, 13_000), "figures"],
+    [at(20_000), "figures"],
+    [at(40_000), "figures"],
+    [counted("bootstrap", 1, resamples, 45_000), "bootstrap"],
+    [counted("bootstrap", 5000, resamples, 80_000), "bootstrap"],
+    [counted("bootstrap", resamples, resamples, 120_000), "report"],
+    [counted("report", 50_000, clips, 121_000), "report"],
+    [counted("report", clips, clips, 122_000), "closing"],
+    [at(124_000), "closing"],
+  ];
+  let { state, jobs } = runFiles(files);
+  state = S.next(state, { type: "files-sent", id: jobs[0].id, version: jobs[0].version, at: 0 });
+  const seen = [S.filesProgress(state)];
+  for (const [event, step] of timeline) {
+    state = S.next(state, typeof event === "function" ? event(jobs[0].id) : event);
+    const shown = S.filesProgress(state);
+    assert.equal(shown.step, step, JSON.stringify(event));
+    // Each later than the one before, and never "N of N" once a count is finished.
+    assert.ok(shown.fraction > seen.at(-1).fraction, `${shown.text} after ${seen.at(-1).text}`);
+    assert.doesNotMatch(shown.text, /([\d,]+) of \1\b/);
+    seen.push(shown);
+  }
+  assert.deepEqual([...new Set(seen.map((p) => p.step))], S.STEPS);
+  assert.ok(seen.at(-1).fraction < 1);
+  const figures = seen.find((p) => p.step === "figures");
+  assert.equal(figures.text, S.fill(S.STRINGS.files_progress_figures, { percent: "15%", total: "100,000" }));
+});
+
+test("files over a stated limit are announced before they are read, with the time they are expected to take", () => {
+  const pair = (bytes, lines) => [
+    ready,
+    { type: "file", side: "reference", name: "ref.jsonl", bytes: new ArrayBuffer(bytes), lines },
+    { type: "file", side: "hypothesis", name: "hyp.jsonl", bytes: new ArrayBuffer(bytes), lines },
+  ];
+  // [bytes of each file, lines of each, announced]
+  for (const [bytes, lines, announced] of [
+    [1000, 10, false],
+    [1e6, S.LARGE_FILE_CLIPS - 1, false],
+    [1e6, S.LARGE_FILE_CLIPS, true],
+    [S.LARGE_FILE_BYTES / 2, 10, true],
+  ]) {
+    const { state } = runFiles(pair(bytes, lines));
+    const notice = S.largeFiles(state);
+    assert.equal(notice !== null, announced, `${bytes} ${lines}`);
+    assert.equal(S.filesStatus(state) === notice, announced);
+  }
+  const { state, jobs } = runFiles(pair(6.6e6, 100_000));
+  assert.equal(
+    S.largeFiles(state),
+    S.fill(S.STRINGS.files_large, {
+      clips: "100,000",
+      megabytes: "13.2",
+      limitMegabytes: "20",
+      limitClips: "100,000",
+      minutes: String(Math.round((100_000 * S.MS_PER_CLIP) / 60_000)),
+    }),
+  );
+  // Before the scorer is up, too (the files wait for it), and not once the report is in.
+  const waiting = runFiles(pair(1e6, S.LARGE_FILE_CLIPS).slice(1)).state;
+  assert.equal(S.filesStatus(waiting), S.largeFiles(waiting));
+  const done = S.next(state, answer(jobs[0].id));
+  assert.match(S.filesStatus(done), /^Scored 1 clips/);
+});
+
 test("Chinese strings from the page replace every sentence of the state machine", () => {
   const zh = Object.fromEntries(Object.keys(S.STRINGS).map((key) => [key, `中${key}`]));
   const text = S.strings(zh);
@@ -562,7 +718,7 @@ test("Chinese strings from the page replace every sentence of the state machine"
   assert.equal(S.filesStatus(state, text), "中files_cancelled");
   assert.equal(S.statusText(base(), text), "中idle");
   const running = runFiles(twoFiles).state;
-  assert.equal(S.filesProgress(running, text).text, "中files_progress_starting");
+  assert.equal(S.filesProgress(running, text).text, "中files_progress_reading");
 });
 
 test("a keystroke's answer is drawn at once, and its details join that drawing only", () => {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
@@ -472,6 +473,78 @@ def test_with_the_data_saver_on_only_the_button_loads_the_scorer(
     )
 
 
+# Every change of the editor's status line and loading bar, in order, from the first byte.
+WATCH_LOADING = """
+() => {
+  window.cvbLoading = [];
+  const look = () => {
+    const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+    if (!root) return requestAnimationFrame(look);
+    new MutationObserver(() => {
+      const bar = root.querySelector('[data-cvb-loading]');
+      const seen = {status: root.querySelector('[data-cvb-status]').textContent, bar: bar.hidden ? null : bar.value};
+      const last = window.cvbLoading.at(-1);
+      if (!last || last.status !== seen.status || last.bar !== seen.bar) window.cvbLoading.push(seen);
+    }).observe(root, {subtree: true, childList: true, characterData: true, attributes: true});
+  };
+  document.addEventListener('DOMContentLoaded', look);
+}
+"""
+
+
+def test_a_slow_connection_is_told_the_size_first_then_sees_the_bytes_arrive(
+    site: editor_site.Site, context: Any, log: PageLog
+) -> None:
+    context.add_init_script(f"({WATCH_LOADING})()")
+    page = context.new_page()
+    # 10 Mbit/s with 300 ms round trips: Chromium reports the connection as 3G (navigator.connection).
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 300, "downloadThroughput": 1.25e6, "uploadThroughput": 1.25e6},
+    )
+    page.goto(site.url(site.editor_path))
+    assert page.evaluate("() => navigator.connection.effectiveType") == "3g"
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    root.scroll_into_view_if_needed()
+    root.locator("[data-cvb-hyp]").click()
+    # The size, read from the manifest the build wrote: the files a cold start fetches.
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    snapshot = manifest["start_up_snapshot"]
+    cold = {manifest["runtime"]["pyodide"] + name for name in editor_site.PYODIDE_FILES}
+    cold |= {snapshot["path"], *snapshot["packages"]}
+    size = sum(manifest["runtime"]["sizes"][path] for path in cold)
+    assert size == sum((site.root / "assets" / "wheels" / path).resolve().stat().st_size for path in cold)
+    status = root.locator("[data-cvb-status]")
+    page.wait_for_function(
+        "(mb) => document.querySelector('[data-cvb-editor] [data-cvb-status]').textContent.includes(mb)",
+        arg=f" {size / 1e6:.1f} MB",
+    )
+    assert "slow or metered" in status.inner_text()
+    # Nothing of the runtime before the button: only the manifest, a small file, read for the size.
+    assert [url for url in runtime_requests(log) if not url.endswith("/wheels/manifest.json")] == []
+    root.locator("[data-cvb-load]").click()
+    # The count moves while the bytes arrive: several different counts of the same total, each larger.
+    page.wait_for_function(
+        """() => new Set(window.cvbLoading.map((seen) => seen.status)
+                 .filter((status) => status.startsWith('Downloading the scorer:'))).size >= 4""",
+        timeout=120_000,
+    )
+    seen = [
+        s
+        for s in page.evaluate("() => window.cvbLoading")
+        if s["status"].startswith("Downloading the scorer:")
+    ]
+    counts = [float(re.search(r"([\d.]+) of ([\d.]+) MB", s["status"]).group(1)) for s in seen]
+    totals = {re.search(r"([\d.]+) of ([\d.]+) MB", s["status"]).group(2) for s in seen}
+    assert counts == sorted(counts) and counts[-1] > counts[0], counts
+    assert totals == {f"{size / 1e6:.1f}"}, totals
+    bars = [float(s["bar"]) for s in seen if s["bar"] is not None]
+    assert len(set(bars)) >= 2 and bars == sorted(bars), bars
+    assert not log.errors
+
+
 def test_over_the_limit_the_summary_line_drops_the_old_figures(site: editor_site.Site, page: Any) -> None:
     page.goto(site.url(site.editor_path))
     root = wait_live(page)
@@ -608,3 +681,58 @@ def test_the_downloaded_pair_carries_the_whole_figures_once_the_details_are_draw
     )
     assert got["figures"] == want["figures"]
     assert got["signature"] == want["signature"]
+
+
+# Every frame from the first byte: whether the editor showed a drawing or figures while its boxes held the
+# shared texts before their own drawing was on the page (the built drawing is the sample's).
+WATCH_SHARED = """
+(hypothesis) => {
+  window.__cvbShownBeside = [];
+  const look = () => {
+    const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+    const box = root?.querySelector('[data-cvb-hyp]');
+    if (box && box.value === hypothesis && root.dataset.cvbState !== 'live') {
+      const drawing = root.querySelector('[data-cvb-drawing]');
+      const live = root.querySelector('[data-cvb-live]').textContent;
+      if (drawing.checkVisibility() || /CER/.test(live)) window.__cvbShownBeside.push(live || drawing.textContent.slice(0, 80));
+    }
+    if (root?.dataset.cvbState !== 'live') requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+"""
+
+
+def shared_link(url: str, reference: str, hypothesis: str, drawing: str = "cer") -> str:
+    """The editor's permalink for these texts, made as editor_state.js encodeFragment makes it."""
+    data = json.dumps([reference, hypothesis, drawing], ensure_ascii=False, separators=(",", ":"))
+    encoded = base64.urlsafe_b64encode(data.encode("utf-8")).decode("ascii").rstrip("=")
+    return f"{url}#cvb1={encoded}"
+
+
+def test_a_shared_link_is_scored_on_arrival_and_never_shown_beside_the_samples_figures(
+    site: editor_site.Site, context: Any, log: PageLog
+) -> None:
+    reference, hypothesis = "呢份保單嘅保費係每個月一千二百蚊", "呢份保单嘅保费系每个月1200蚊呀"
+    context.add_init_script(f"({WATCH_SHARED})({json.dumps(hypothesis)})")
+    page = context.new_page()
+    page.goto(shared_link(site.url(site.editor_path), reference, hypothesis))
+    root = page.locator("[data-cvb-editor]:not(.cvb-editor--compact)").first
+    # Until the runtime is up, the texts say they are not scored yet, with no drawing and no figures.
+    assert root.locator("[data-cvb-hyp]").input_value() == hypothesis
+    # No focus, click or key: the link alone starts the scorer, and the texts are scored when it is up.
+    page.wait_for_selector('[data-cvb-editor][data-cvb-state="live"]', timeout=60_000)
+    assert page.evaluate("window.__cvbShownBeside") == []
+    view = editor_site.render_view()(reference=reference, hypothesis=hypothesis)
+    figures = json.loads(view.to_json())["figures"]
+    live = root.locator("[data-cvb-live]").inner_text()
+    assert f"CER {figures['cer'] * 100:.2f}%" in live, live
+    assert root.locator("[data-cvb-drawing]").is_visible()
+    # The editor is in view: its top is within the window, below the page's start.
+    top = page.evaluate(
+        "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)').getBoundingClientRect().top"
+    )
+    height = page.evaluate("() => innerHeight")
+    assert 0 <= top < height / 2, top
+    assert page.evaluate("() => scrollY") > 0
+    assert not log.errors

@@ -341,7 +341,7 @@ def test_the_figures_and_the_table_come_before_the_intervals_and_clips_open_once
     )
     assert root.locator("[data-cvb-status]").inner_text() != WAITING
     early = page.evaluate("() => window.cvbFirstTable")
-    assert early["running"] and early["phase"] in ("clips", "bootstrap"), early
+    assert early["running"] and early["phase"] in ("figures", "bootstrap"), early
     assert not early["actions"], "nothing is offered for download before the report is whole"
     assert early["disabled"], "a clip's drawing waits for the worker, busy with the intervals"
     cer, mer = f"{report['cer'] * 100:.2f}%", f"{report['mer'] * 100:.2f}%"
@@ -431,3 +431,60 @@ def test_on_a_phone_the_buttons_are_buttons_and_the_clips_counts_stay_apart(
         assert not same_line or b["rect"]["left"] - a["rect"]["right"] >= 4, (a, b)
     assert layout["padding"] >= 8, layout
     assert layout["page"] <= 390, layout
+
+
+# Every change of the running bar, from the first: its step, value and text, in order.
+WATCH_BAR = """
+(selector) => {
+  const box = document.querySelector(selector);
+  const running = box.querySelector('[data-cvb-files-running]');
+  const bar = box.querySelector('[data-cvb-files-progress]');
+  const text = box.querySelector('[data-cvb-files-progress-text]');
+  window.cvbBar = [];
+  const look = () => {
+    if (running.hidden) return;
+    const seen = {step: running.dataset.phase, value: bar.getAttribute('value'), text: text.textContent};
+    const last = window.cvbBar.at(-1);
+    if (!last || last.value !== seen.value || last.text !== seen.text) window.cvbBar.push(seen);
+  };
+  new MutationObserver(look).observe(box, {subtree: true, childList: true, attributes: true, characterData: true});
+}
+"""
+
+
+def test_a_100000_clip_pair_is_announced_first_and_its_bar_moves_in_every_step(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    from generator.config.load import load_config
+
+    words = load_config(editor_site.ROOT / "platform_config").glossary.interface
+    # Short texts: the count, not the length, is what the notice and the steps are about.
+    pairs = [("保單號碼", "保单号码" if i % 7 else "保單號") for i in range(100_000)]
+    ref, hyp = write_pair(tmp_path, pairs, missing=0)
+    page.goto(site.url(site.editor_path))
+    wait_live(page)
+    page.evaluate(WATCH_BAR, FILES)
+    box = choose(page, ref, hyp)
+    status = box.locator("[data-cvb-files-status]")
+    # Said once the second file is taken: the limit, the size and the expected time.
+    before = words["files_large"].en.split("{")[0]
+    page.wait_for_function(
+        "([sel, before]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent.startsWith(before)",
+        arg=[FILES, before],
+    )
+    notice = status.inner_text()
+    assert "100,000 lines" in notice and "20 MB or 100,000 clips" in notice and "minutes" in notice, notice
+    # Through reading, scoring and the figures into the intervals, then stopped: a full run is minutes.
+    page.wait_for_function("() => window.cvbBar.some((seen) => seen.step === 'bootstrap')", timeout=600_000)
+    box.locator("[data-cvb-files-cancel]").click()
+    seen = page.evaluate("() => window.cvbBar")
+    steps = list(dict.fromkeys(s["step"] for s in seen))
+    assert steps == ["reading", "clips", "figures", "bootstrap"], steps
+    for step in ("reading", "clips", "figures"):
+        values = [float(s["value"]) for s in seen if s["step"] == step]
+        assert len(set(values)) >= 2, (step, values)
+        assert values == sorted(values), (step, values)
+    values = [float(s["value"]) for s in seen]
+    assert values == sorted(values)
+    # Never on a finished count: "100,000 of 100,000" is followed at once by the next step's words.
+    assert not [s for s in seen if "100,000 of 100,000" in s["text"]], seen[-5:]

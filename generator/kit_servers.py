@@ -1,7 +1,8 @@
 """Start the kit's servers, unpacked from the very zip the site offers, on loopback; and a minimal recording client.
 
 Not the connection-test client (starter_kit/connection_test/ is that): this one only records what arrives and
-when, on the monotonic clock the servers' trace lines use, so the tests can judge the servers' timing.
+when, on the monotonic clock the servers' trace lines use, so the tests can judge the servers' timing and
+bench/kit.py and bench/connection_test.py can measure it (package code: the benchmarks import no tests).
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection
 
-from generator.build import Rendered, render_all
 from generator.config import load_config
 from generator.paths import Layout
+from generator.site_build.markdown import Rendered, render_all
 
 LAYOUT = Layout()
 CONFIG = load_config(LAYOUT.config)

@@ -1,0 +1,71 @@
+"""The project's mkdocs plugin: what the site needs of each edition's build, on mkdocs' own events.
+
+- `on_config`: a Chinese edition's headings keep their Chinese in their anchors (#量度甚麼, not #_4; the default
+  slug drops every non-ASCII character and numbers what is left); jieba learns the words the search index must
+  hold whole (generator/site_build/search.py).
+- `on_env`: the edition's own 404 page, when it has one (the Chinese edition's, in Chinese).
+- `on_post_page`, `on_post_template`: every HTML page finished (generator/pages/markup.py: Hong Kong language
+  tags on Chinese runs, break points in identifiers, reachable tables), the 404 page included.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import jinja2
+import markdown  # mkdocs' own Markdown
+from mkdocs.config.base import Config
+from mkdocs.plugins import BasePlugin
+from pymdownx.slugs import slugify
+
+from generator.pages.editions import EN, Edition
+from generator.pages.markup import finish_page
+
+NOT_FOUND = "404.html"
+
+
+# mkdocs types its Config and BasePlugin but not their __init_subclass__.
+class _NoOptions(Config):  # type: ignore[no-untyped-call]
+    """The plugin takes its settings from the build, not from mkdocs.yml."""
+
+
+class SitePlugin(BasePlugin[_NoOptions]):  # type: ignore[no-untyped-call]
+    """One edition's build. `search_dictionary`: jieba's user dictionary (search.search_words);
+    `not_found_markdown`: the body of the edition's own 404 page (None: the theme's)."""
+
+    def __init__(self, *, edition: Edition, search_dictionary: str, not_found_markdown: str | None) -> None:
+        super().__init__()
+        self.edition = edition
+        self.search_dictionary = search_dictionary
+        self.not_found_markdown = not_found_markdown
+
+    def on_config(self, config: Any) -> Any:
+        if self.edition.code != EN.code:
+            config.mdx_configs["toc"]["slugify"] = slugify(case="lower")
+        # jieba (the search plugin's segmenter) reports loading its dictionary on every build; that is not news.
+        # It sets its own logger to DEBUG when first imported, so import it before quietening it.
+        import jieba
+
+        logging.getLogger("jieba").setLevel(logging.WARNING)
+        jieba.load_userdict(io.StringIO(self.search_dictionary))
+        return config
+
+    def on_env(self, env: jinja2.Environment, *, config: Any, files: Any) -> jinja2.Environment:
+        if self.not_found_markdown is not None:
+            body = markdown.markdown(self.not_found_markdown, extensions=["attr_list", "md_in_html"])
+            page = (
+                '{% extends "main.html" %}\n{% block content %}\n{% raw %}'
+                + body
+                + "{% endraw %}\n{% endblock %}\n"
+            )
+            assert env.loader is not None
+            env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({NOT_FOUND: page}), env.loader])
+        return env
+
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        return finish_page(output)
+
+    def on_post_template(self, output_content: str, *, template_name: str, config: Any) -> str:
+        return finish_page(output_content) if template_name.endswith(".html") else output_content

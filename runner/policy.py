@@ -1,0 +1,23 @@
+"""How a scored run treats faults: the attribution rule and the re-run rule, as data the pages can state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunPolicy:
+    # Attempts per item before a fault that is not the entrant's stops being retried. Re-runs cost no quota.
+    max_attempts: int = 3
+    # Our own event loop waking this much later than the protocol machine asked is a stall of our clock: the
+    # timings of that attempt cannot be trusted, so it is the platform's fault and the item runs again.
+    stall_ms: int = 500
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("a run needs at least one attempt per item")
+        if self.stall_ms <= 0:
+            raise ValueError("the stall threshold must be positive")
+
+
+DEFAULT_POLICY = RunPolicy()

@@ -1,0 +1,58 @@
+"""The integration and methodology pages describe a scored run as the runner does it, in both editions: the
+failure codes they name for our faults and the network's are the ones the attribution rule gives, and the
+numbers they state are the config's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator.config.localise import zh_config
+from runner.attribution import Outcome, judge_attempt
+from runner.record import AWAITS
+from tests.runner.support import CONFIG, RUN
+from tests.starter_kit.kit_process import rendered
+
+HEADINGS = {
+    ("en", "integration.md"): "## How a scored run runs",
+    ("zh", "integration.md"): "## 計分測試怎樣進行",
+    ("en", "methodology.md"): "## How runs are recorded",
+    ("zh", "methodology.md"): "## 測試紀錄",
+}
+
+
+def _section(edition: str, page: str) -> str:
+    pages = rendered().pages if edition == "en" else rendered().zh_pages
+    text = pages[page]
+    start = text.index(HEADINGS[(edition, page)])
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def _codes(text: str) -> set[str]:
+    return set(re.findall(r"`([a-z_]+)`", text))
+
+
+@pytest.mark.parametrize("edition", ["en", "zh"])
+def test_the_integration_page_names_the_codes_the_attribution_rule_gives(edition: str) -> None:
+    section = _section(edition, "integration.md")
+    common = {"attempt": 1, "policy": RUN.policy, "settings": RUN.settings}
+    ours = judge_attempt(platform_fault="our client failed", network_drop=None, **common)
+    network = judge_attempt(platform_fault=None, network_drop="no close frame", **common)
+    assert ours.outcome is network.outcome is Outcome.RERUN
+    assert ours.failure is not None and network.failure is not None
+    assert (ours.failure.attributed_to, network.failure.attributed_to) == ("platform", "network")
+    # What stands when the connection drops on every attempt: the machine's verdict for a close (test_faults).
+    assert _codes(section) == {ours.failure.code, network.failure.code, "closed_before_response"}
+    assert str(CONFIG.rounds.draw.size) in section and str(CONFIG.protocol.audio.frame_ms) in section
+
+
+@pytest.mark.parametrize("edition", ["en", "zh"])
+def test_the_methodology_page_says_how_a_run_is_recorded(edition: str) -> None:
+    section = _section(edition, "methodology.md")
+    config = CONFIG if edition == "en" else zh_config(CONFIG)
+    # Recognition scored in the run, reasoning awaiting the judge: as runner/record.py's AWAITS says.
+    assert "asr" not in AWAITS and "llm" in AWAITS
+    assert config.scoring.pillars["asr"].name in section and config.scoring.pillars["llm"].name in section
+    assert config.protocol.deadline.clock in section
