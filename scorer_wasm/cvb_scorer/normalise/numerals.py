@@ -416,7 +416,7 @@ def _spoken(match: re.Match[str], minutes: str) -> str:
 # after a number is a percent sign (五十巴仙 = 50%), 百分百 is 100%, and 正 after an hour's 點 says nothing more
 # (三點正 = 三點 = 3:00).
 # Removing 正 or writing 百分百 in digits never makes a new number: not beside a numeral, a digit or a point.
-_JOINS = f"[{_NUMERAL_CLASS}{_POINTS}0-9]"
+_JOINS = f"[{_NUMERAL_CLASS}{''.join(sorted(DECIMAL_WORDS))}0-9]"
 _SPOKEN_FORMS = re.compile(f"巴(?<=[0-9]巴)仙|正(?<=[0-9]{DECIMAL_WORD}正)(?!{_JOINS})")
 _SPOKEN_AS = {"巴仙": "%", "正": ""}
 SPOKEN_FORMS_TRIGGER = re.compile("[仙百正]")
@@ -437,7 +437,7 @@ def _hundred_percent(text: str) -> str:
     k = text.find(_HUNDRED_PERCENT)
     while k != -1:
         before = text[k - 1] if k > pos else (out[-1][-1] if out else "")
-        if before and ("0" <= before <= "9" or before in NUMERAL_CHARS or before in _POINTS):
+        if before and ("0" <= before <= "9" or before in NUMERAL_CHARS or before in DECIMAL_WORDS):
             out.append(text[pos : k + 1])
             pos = k + 1
         else:
@@ -458,8 +458,11 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
     reference and the fast path, which differ only in ``convert``'s cache)."""
     start, end = match.span()
     hit = _EXCEPTION.match(text, start)
-    # A word kept as written never breaks a longer number it starts (萬一千 is 11000, 萬一三個 is 萬一 3個).
-    if hit is not None and not (end > hit.end() and convert(match.group()) is not None):
+    # A word kept as written never breaks a longer number with units that it starts (萬一千 is 11000, 萬一三個
+    # is 萬一 3個); digits after it are read on their own (三三兩兩20 is not 332220).
+    if hit is not None and not (
+        end > hit.end() and _digit_string(match.group()) is None and convert(match.group()) is not None
+    ):
         return hit.group(), hit.end()
     if text.startswith(_PERCENT_PREFIX, start):
         k = start + len(_PERCENT_PREFIX)
@@ -664,7 +667,13 @@ def _left_for(match: re.Match[str], neighbour: str) -> str:
     away from its number."""
     # The words stay beside a digit, a numeral or 點 (三蚊三, 1元萬, 0蚊點5, 三點港幣三百), which would otherwise
     # read as 33, 1萬, 0點5 or 3點300 the next time round: removing words never makes a new number.
-    if class_code(neighbour) == "D" or neighbour in NUMERAL_CHARS or neighbour in DECIMAL_WORDS:
+    # A percent sign is part of the number before it (50%美元50: the name is between two numbers).
+    if (
+        class_code(neighbour) == "D"
+        or neighbour in NUMERAL_CHARS
+        or neighbour in DECIMAL_WORDS
+        or neighbour == "%"
+    ):
         return match.group()
     return ""
 

@@ -204,8 +204,9 @@ def clock_times(text: str) -> str:
 
 
 def _joins(ch: str) -> bool:
-    """Whether ``ch`` could join a number beside it: a digit, a numeral or a decimal point."""
-    return "0" <= ch <= "9" or ch in NUMERAL_CHARS or ch in "點点."
+    """Whether ``ch`` could join a number beside it: a digit, a numeral or the decimal word (a dot alone is
+    punctuation, which goes)."""
+    return "0" <= ch <= "9" or ch in NUMERAL_CHARS or ch in "點点"
 
 
 def spoken_forms(text: str) -> str:
