@@ -22,13 +22,12 @@ from cvb_scorer.normalise.numerals import (
     CLOCK_TRIGGER,
     COMMA_BETWEEN_RANGE_WORDS,
     EXCEPTION_WORDS,
-    SPOKEN_FORMS_TRIGGER,
     clock_times,
     drop_currency_words,
     fold_numerals,
     join_comma_ranges,
     join_thousands,
-    spoken_forms,
+    spoken_forms_settled,
 )
 from cvb_scorer.normalise.text import (
     SPACE,
@@ -92,16 +91,16 @@ class Normalised:
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (None, drop_whitespace),  # looks for a space itself
-    (re.compile(r"\$"), drop_currency_prefixes),
+    (None, drop_currency_prefixes),  # looks for a $ or a code itself
     (None, lowercase_latin),  # finds what to lowercase in C itself
     (re.compile(","), join_thousands),
     (re.compile("[-.]"), join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
     (CLOCK_TRIGGER, clock_times),
-    (SPOKEN_FORMS_TRIGGER, spoken_forms),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for the currency words itself
+    (None, spoken_forms_settled),  # looks for 仙 and 正 itself
     (None, nfkc),  # scans for a character NFKC could change itself
 )
 
