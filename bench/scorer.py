@@ -323,7 +323,13 @@ def phases(work: Path, clips: int = 1000) -> dict[str, Any]:
     """One fresh-interpreter breakdown of the run on ``clips`` clips, on the files ``whole_process`` wrote:
     what dominates each corpus shape."""
     out = subprocess.run(
-        [sys.executable, "-c", PHASES_SCRIPT, str(work / f"ref{clips}.jsonl"), str(work / f"hyp{clips}.jsonl")],
+        [
+            sys.executable,
+            "-c",
+            PHASES_SCRIPT,
+            str(work / f"ref{clips}.jsonl"),
+            str(work / f"hyp{clips}.jsonl"),
+        ],
         capture_output=True,
         text=True,
         check=True,
