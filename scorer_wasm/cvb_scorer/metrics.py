@@ -12,10 +12,11 @@ insertions still count in the corpus numerator.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
+from cvb_scorer._charclass import class_body, ranges_of
 from cvb_scorer.align import (
     Alignment,
     Counts,
@@ -227,20 +228,34 @@ def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, s
     return fold_variants(ref), fold_variants(prepare(hypothesis.source))
 
 
+def _simplified_forms_of(read: Set[str]) -> frozenset[str]:
+    return frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+
+
 @cache
 def _number_sensitive() -> CharacterSet:
-    """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
-    一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
-    read = (
-        NUMERAL_CHARS
-        | {DECIMAL_WORD, CLOCK_HALF}
-        | CURRENCY_WORDS
-        | set("".join(CURRENCY_NAMES))
-        | set("".join(EXCEPTION_WORDS))
-    )
-    return CharacterSet.of(
-        frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
-    )
+    """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人): folding them can
+    change how the hypothesis's numbers read, not just the one character."""
+    read = NUMERAL_CHARS | {DECIMAL_WORD, CLOCK_HALF} | CURRENCY_WORDS | set("".join(CURRENCY_NAMES))
+    return CharacterSet.of(_simplified_forms_of(read))
+
+
+@cache
+def _near_a_numeral() -> re.Pattern[str]:
+    """A character whose Traditional form is in a word kept as written (齐 for the 齊 of 一齊, 面 for 七情上面),
+    within a word's length of a numeral: only there can folding it make or break such a word. (Every such word
+    holds a numeral; the words are many, and their characters common, so most clips have some far from any
+    numeral.)"""
+    chars = _simplified_forms_of(set("".join(EXCEPTION_WORDS)))
+    word = class_body(ranges_of(map(ord, chars)))
+    numeral = class_body(ranges_of(map(ord, NUMERAL_CHARS)))
+    span = max(map(len, EXCEPTION_WORDS)) - 1
+    return re.compile(f"[{numeral}][^\n]{{0,{span}}}[{word}]|[{word}][^\n]{{0,{span}}}[{numeral}]")
+
+
+def _is_number_sensitive(text: str) -> bool:
+    """Whether folding ``text`` to the reference's script could change how its numbers read."""
+    return _number_sensitive().found_in(text) or _near_a_numeral().search(text) is not None
 
 
 def _inventory_allows(ref: str, hyp: str) -> bool:
@@ -279,7 +294,7 @@ def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: 
     A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
     (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
     alignment."""
-    if _number_sensitive().found_in(hypothesis.source):
+    if _is_number_sensitive(hypothesis.source):
         return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
     return _folded(reference.cer, hypothesis.cer, substitutions_in(alignment.runs))
 
@@ -299,12 +314,11 @@ def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
     """
     costs = [0] * len(clips)
     early: list[tuple[int, str, str]] = []  # folded before normalising: index, both script texts
-    sensitive = _number_sensitive()
     for k, clip in enumerate(clips):
         ref, hyp = clip.reference, clip.hypothesis
         if not clip.cer_counts.errors:
             continue
-        if sensitive.found_in(hyp.source):
+        if _is_number_sensitive(hyp.source):
             ref_script, hyp_script = _script_texts(ref, hyp)
             if _inventory_allows(ref_script, hyp_script):
                 early.append((k, ref_script, hyp_script))

@@ -611,7 +611,7 @@ def test_a_tampered_snapshot_is_refused_and_python_boots_instead(site: editor_si
 
 
 MER_CASES = [
-    ("9876 5432", "九八七六五四三二"),
+    ("wifi 9876 5432", "wi fi 九八七六五四三二"),
     ("我想send個e-mail, Wi-Fi okay", "我想send個email, WiFi ok"),
 ]
 
@@ -628,7 +628,7 @@ def test_the_mer_drawing_shows_the_token_alignment_cpython_draws(site: editor_si
     for result, html in zip(results, want, strict=True):
         assert result["shown"] == html
     assert root.locator("[data-cvb-drawing-mode=mer]").get_attribute("aria-pressed") == "true"
-    # The digits read out as Han characters are MER errors, and drawn as such.
+    # A Latin word split in two is a MER error (the characters match), and drawn as such.
     assert root.locator(
         "[data-cvb-drawing] [data-op=delete], [data-cvb-drawing] [data-op=substitute]"
     ).count()

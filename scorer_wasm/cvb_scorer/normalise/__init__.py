@@ -27,6 +27,7 @@ from cvb_scorer.normalise.numerals import (
     fold_numerals,
     join_comma_ranges,
     join_thousands,
+    spoken_forms_settled,
 )
 from cvb_scorer.normalise.text import (
     SPACE,
@@ -101,7 +102,7 @@ class Normalised:
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (None, drop_whitespace),  # looks for a space itself
-    (re.compile(r"\$"), drop_currency_prefixes),
+    (None, drop_currency_prefixes),  # looks for a $ or a code itself
     (None, lowercase_latin),  # finds what to lowercase in C itself
     (re.compile(","), join_thousands),
     (re.compile("[-.]"), join_latin_words),
@@ -110,6 +111,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (CLOCK_TRIGGER, clock_times),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for the currency words itself
+    (None, spoken_forms_settled),  # looks for 仙 and 正 itself
     (None, nfkc),  # scans for a character NFKC could change itself
 )
 
