@@ -41,3 +41,35 @@ new MutationObserver((records) => {
 
 sweep();
 addEventListener("resize", sweep);
+
+// 3. Offline after one visit: every page of the edition being read is kept by the site's service worker
+//    (scorer_wasm/web/sw.js, at the site's root). The page names its edition's root (the theme's base) and the
+//    files it loaded itself, which the worker did not yet see; the worker fetches the edition's pages from the
+//    edition's search index. Registering costs nothing else: the editor's runtime is kept only when the editor
+//    runs. The Chinese edition sits one folder below the root (zh/).
+const keepEditionOffline = async () => {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  const config = document.getElementById("__config");
+  if (!config) return;
+  try {
+    const edition = new URL(`${JSON.parse(config.textContent).base}/`, location.href);
+    const chinese = document.documentElement.lang.toLowerCase().startsWith("zh");
+    const root = chinese ? new URL("../", edition) : edition;
+    // Once per edition and browsing session: each page the reader opens next is kept as it is visited anyway.
+    const asked = `cvb-kept:${edition.href}`;
+    if (sessionStorage.getItem(asked)) return;
+    await navigator.serviceWorker.register(new URL("sw.js", root));
+    const registration = await navigator.serviceWorker.ready;
+    const urls = [location.href.split("#")[0], ...performance.getEntriesByType("resource").map((e) => e.name)];
+    registration.active?.postMessage({
+      type: "keep-edition",
+      edition: edition.href,
+      urls: [...new Set(urls)].filter((url) => new URL(url).origin === location.origin),
+    });
+    sessionStorage.setItem(asked, "1");
+  } catch (error) {
+    console.info(`This site will not be kept for offline reading: ${error.message}`);
+  }
+};
+if (document.readyState === "complete") keepEditionOffline();
+else addEventListener("load", keepEditionOffline, { once: true });

@@ -37,6 +37,8 @@ class Urls(Model):
     methodology: Url
     rules: Url
     terms: Url
+    # The programme's own download of the starter kit, beside the copy this site builds.
+    starter_kit: Url
 
 
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
@@ -372,12 +374,24 @@ class Integrity(Model):
     issue_record_names_recipient: bool
 
 
+class Illustrations(Model):
+    """Figures the programme's own pages use to make a rule concrete; none of them is a setting of the scorer."""
+
+    long_call_s: PositiveInt
+    sine_wave_hz: PositiveInt
+    slow_reply_s: PositiveInt
+    early_reply_s: PositiveInt
+    inaudible_low_ms: PositiveInt
+    inaudible_high_ms: PositiveInt
+
+
 class MethodologyFile(Model):
     language_policy: Text
     background_speech: Text
     fillers: Text
     integrity: Integrity
     related_benchmarks: list[Text]
+    illustrations: Illustrations
 
 
 # site.yaml
@@ -478,9 +492,20 @@ class PluralText(Model):
     other: Text
 
 
+class HongKongTerm(Model):
+    """A technical term as Hong Kong developers write it, the Taiwan or Mainland forms it replaces, and why."""
+
+    use: Text
+    instead_of: Annotated[list[Text], Field(min_length=1)]
+    meaning: Text
+    reason: Text
+
+
 class GlossaryFile(Model):
     terms: dict[GlossaryId, Term]
     avoid: dict[Text, Text]
+    # Checked on every Chinese page by tests/generator/test_hong_kong_terms.py.
+    hong_kong_terms: list[HongKongTerm] = Field(default_factory=list)
     zh_text: dict[Text, Text]
     interface: dict[GlossaryId, Bilingual]
     # The editor drawing's words in Chinese, keyed as cvb_scorer.view_text.ViewText's fields (checked there).

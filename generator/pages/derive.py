@@ -243,6 +243,11 @@ def band_chain(rows: list[BandRow]) -> BandChain | None:
     return None
 
 
+def _unannounced(config: Config, value: object) -> bool:
+    """Whether a value is "to be announced", in either edition's words (the Chinese config carries its own)."""
+    return str(value) in {TBA, config.glossary.terms["to_be_announced"].zh}
+
+
 def floor_timeline(config: Config) -> list[FloorPeriod]:
     cfg = tracked(config)
     history = config.scoring.error_rate_floor_history
@@ -253,15 +258,15 @@ def floor_timeline(config: Config) -> list[FloorPeriod]:
         following = history[index + 1] if index + 1 < len(history) else None
         ends = (
             cfg.scoring.error_rate_floor_history[index + 1].effective_from
-            if following is not None and str(following.effective_from) != TBA
+            if following is not None and not _unannounced(config, following.effective_from)
             else None
         )
         measured = t.measured_error_rate_range
         periods.append(
             FloorPeriod(
                 floor=t.floor,
-                scoring_version=None if entry.scoring_version == TBA else t.scoring_version,
-                starts=None if str(entry.effective_from) == TBA else t.effective_from,
+                scoring_version=None if _unannounced(config, entry.scoring_version) else t.scoring_version,
+                starts=None if _unannounced(config, entry.effective_from) else t.effective_from,
                 ends=ends,
                 ended_by=published[index + 1] if following is not None and ends is None else None,
                 current=following is None,
@@ -299,7 +304,7 @@ def _first_published(config: Config, entry: FloorEntry) -> Text | None:
     """For a floor whose start was not announced: the date of the first issue of the pages that carried its
     scoring version, the earliest day it is known to have been in force."""
     version = entry.scoring_version
-    if str(entry.effective_from) != TBA or version == TBA:
+    if not _unannounced(config, entry.effective_from) or _unannounced(config, version):
         return None
     cfg = tracked(config)
     for number, issue in enumerate(config.platform.issues):

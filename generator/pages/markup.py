@@ -6,6 +6,8 @@
   an ISO date never breaks at all.
 - Every content table sits in a scroll container that a keyboard can reach and a screen reader can name, and
   every code block, which scrolls too, can take the keyboard's focus.
+- Every cell of a content table carries its column's heading (data-label), so that on a phone the stylesheet can
+  stack a row's cells under their headings instead of pushing columns off the screen.
 
 The HTML is tokenised, not parsed into a tree: the site's own output is well formed, and this keeps every byte
 that is not touched exactly as mkdocs wrote it.
@@ -71,6 +73,10 @@ class _State:
     in_heading: bool = False
     last_heading: str = ""
     labels: dict[str, int] = field(default_factory=dict)
+    # The current content table's column headings, the heading being read, and the next cell's column.
+    columns: list[str] = field(default_factory=list)
+    column_text: list[str] | None = None
+    cell: int = 0
 
     def lang(self) -> str:
         for element in reversed(self.stack):
@@ -107,6 +113,9 @@ def _tag(token: str, state: _State) -> str:
         return token
     closing, name = match.group(1) == "/", match.group(2).lower()
     if closing:
+        if name == "th" and state.column_text is not None:
+            state.columns.append(" ".join("".join(state.column_text).split()))
+            state.column_text = None
         if name == "table":
             wrapped = any(e.name == "table" and e.wrapped for e in state.stack[-1:])
             _pop(state, name)
@@ -123,6 +132,17 @@ def _tag(token: str, state: _State) -> str:
     prefix = ""
     if name == "table" and not re.search(r"\sclass=", token):
         prefix = _scroll_container(state)
+        state.columns = []
+    in_content_table = any(e.name == "table" and e.wrapped for e in state.stack)
+    if in_content_table and name == "tr":
+        state.cell = 0
+    elif in_content_table and name == "th":
+        state.column_text = []
+    elif in_content_table and name == "td":
+        if state.cell < len(state.columns) and "data-label" not in token:
+            label = html.escape(state.columns[state.cell], quote=True)
+            token = token[: match.end()] + f' data-label="{label}"' + token[match.end() :]
+        state.cell += 1
     if _HEADING.match(name):
         state.in_heading = True
         state.heading = []
@@ -157,6 +177,8 @@ def _textarea(token: str, state: _State) -> str:
 def _text(text: str, state: _State) -> str:
     if state.in_heading:
         state.heading.append(html.unescape(text))
+    if state.column_text is not None:
+        state.column_text.append(html.unescape(text))
     if state.inside("pre") or state.inside("script") or state.inside("style"):
         return _tag_runs(text, state)
     if state.inside("code"):

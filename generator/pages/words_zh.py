@@ -129,7 +129,20 @@ def zh_list(items: list[Text]) -> Text:
     return Text(joined, sources)
 
 
+_OF = re.compile(r"^\s*(\d+) of (\d+)\s*$")
+
+
+def zh_of(count: object) -> Text:
+    """The scorer's "4 of 9" (errors of units) as the Chinese table writes it: "錯 4 個（共 9 個）", the numbers
+    in the English order (the publication check reads them in order). Anything else passes through unchanged."""
+    text = str(count)
+    sources = count.sources if isinstance(count, Text | Num) else frozenset()
+    match = _OF.match(text)
+    return Text(f"錯 {match.group(1)} 個（共 {match.group(2)} 個）" if match else text, sources)
+
+
 ZH_FILTERS: dict[str, Callable[..., Text]] = {
+    "zh_of": zh_of,
     "zh_channels": zh_channels,
     "zh_words": zh_words,
     "zh_spell": zh_spell,

@@ -43,6 +43,7 @@ class Edition:
 _GUIDE = "index.md"
 _INTEGRATION = "integration.md"
 _METHODOLOGY = "methodology.md"
+_GRADING = "grading-pipeline.md"
 
 ENGLISH = Edition(
     code="en",
@@ -61,7 +62,31 @@ ENGLISH = Edition(
         Document("integration", "Integration", (_INTEGRATION,)),
         Document("methodology", "Methodology", (_METHODOLOGY,)),
         Document("book", "The entrant's book", (_GUIDE, _INTEGRATION, _METHODOLOGY)),
+        Document("grading-pipeline", "Grading pipeline", (_GRADING,)),
     ),
 )
 
-EDITIONS: tuple[Edition, ...] = (ENGLISH,)
+# The Chinese edition prints the same documents from the Chinese pages (zh/ in the render); its page footer
+# reads "第 3 頁，共 12 頁" as "頁 3 / 12" would not.
+CHINESE = Edition(
+    code="zh",
+    lang="zh-HK",
+    prefix="zh/",
+    contents="目錄",
+    page_word="第",
+    of_word="頁，共",
+    issued_word="發佈日期",
+    protocol_word="協定",
+    scoring_word="評分版本",
+    web_note="本頁的網上版連同互動編輯器，見",
+    listing_above="同一段程式碼已印在本書較前的位置，頁碼：",
+    documents=(
+        Document("entrant-guide", "參賽指南", (_GUIDE,)),
+        Document("integration", "端點接駁", (_INTEGRATION,)),
+        Document("methodology", "評分方法", (_METHODOLOGY,)),
+        Document("book", "參賽者手冊", (_GUIDE, _INTEGRATION, _METHODOLOGY)),
+        Document("grading-pipeline", "評審流程", (_GRADING,)),
+    ),
+)
+
+EDITIONS: tuple[Edition, ...] = (ENGLISH, CHINESE)

@@ -119,11 +119,19 @@ def compose(layout: Layout, rendered: Rendered, edition: Edition, document: Docu
     """The full HTML of one document: cover, contents with page numbers, then each page."""
     config = rendered.config
     pages = tuple(edition.prefix + page for page in document.pages)
+    # The Chinese edition's pages are the render's zh_pages, under the same names.
+    source = rendered.zh_pages if edition.prefix else rendered.pages
     anchors = anchor_prefixes(pages)
     base = config.platform.urls.base
     sections: list[Section] = listings_once(
         [
-            section(rendered.pages[page], page=page, anchors=anchors, base=base, lang=edition.lang)
+            section(
+                source[page.removeprefix(edition.prefix)],
+                page=page,
+                anchors=anchors,
+                base=base,
+                lang=edition.lang,
+            )
             for page in pages
         ],
         note=edition.listing_above,

@@ -103,6 +103,72 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(RUNTIME.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
 });
 
+// A page of an edition asks for the whole edition to be kept (docs/assets/site.js): the files the page loaded
+// before this worker existed, then every page the edition's search index lists, with each page's own styles,
+// scripts and images, so that after one visit every page of that edition opens offline. Kept through the same
+// network-first rule as any visit, so a rebuilt site replaces them.
+const PAGE_ASSET = /<(?:link|script|img)\b[^>]*?\s(?:href|src)="([^"#]+)"/g;
+
+async function keepOne(cache, url) {
+  try {
+    const kept = await cache.match(url);
+    const response = await fetch(url);
+    if (!response.ok || response.status !== 200 || response.type !== "basic") return null;
+    if (!kept || !sameVersion(kept, response)) await cache.put(url, response.clone());
+    return response;
+  } catch {
+    return null; // offline or gone: the copy kept, if any, stays
+  }
+}
+
+async function keepEdition(edition, urls) {
+  const cache = await caches.open(CACHE);
+  const own = (url) => new URL(url).origin === self.location.origin && !RUNTIME.test(new URL(url).pathname);
+  await Promise.all(urls.filter(own).map((url) => keepOne(cache, url)));
+  const index = await keepOne(cache, new URL("search/search_index.json", edition).href);
+  if (!index) return;
+  let docs;
+  try {
+    docs = (await index.json()).docs ?? [];
+  } catch {
+    return;
+  }
+  const pages = new Set([edition]);
+  for (const doc of docs) pages.add(new URL(String(doc.location ?? "").split("#")[0], edition).href);
+  // Pages left out of search (an entrant's page) are in the edition's sitemap. Its addresses name the public
+  // site; their paths are this origin's.
+  const sitemap = await keepOne(cache, new URL("sitemap.xml", edition).href);
+  const base = new URL(edition).pathname;
+  for (const match of sitemap ? (await sitemap.text()).matchAll(/<loc>([^<]+)<\/loc>/g) : []) {
+    try {
+      const path = new URL(match[1].trim()).pathname;
+      if (path.startsWith(base)) pages.add(new URL(path, self.location.origin).href);
+    } catch {
+      // not an address: skip it
+    }
+  }
+  const assets = new Set();
+  for (const page of pages) {
+    if (!own(page)) continue;
+    const response = await keepOne(cache, page);
+    if (!response || !(response.headers.get("content-type") ?? "").includes("html")) continue;
+    for (const match of (await response.text()).matchAll(PAGE_ASSET)) {
+      const asset = new URL(match[1], page).href;
+      if (own(asset)) assets.add(asset);
+    }
+  }
+  // A page's links to other pages (canonical, next, previous) are pages, kept above, not assets.
+  const wanted = [...assets].filter((url) => !pages.has(url) && !url.endsWith("/") && !urls.includes(url));
+  await Promise.all(wanted.map((url) => keepOne(cache, url)));
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "keep-edition" || typeof event.data.edition !== "string") return;
+  const edition = new URL(event.data.edition, self.location.href);
+  if (edition.origin !== self.location.origin) return;
+  event.waitUntil(keepEdition(edition.href, Array.isArray(event.data.urls) ? event.data.urls : []));
+});
+
 // The page that registered this worker loaded before it existed; it sends the URLs it used (theme, editor,
 // Pyodide, wheels) so that this first visit is already enough to work offline and the next one needs no
 // network for the runtime. The browser's HTTP cache usually still holds them, so this costs no download.

@@ -86,3 +86,16 @@ def test_after_finishing_no_chinese_run_is_untagged_and_only_markup_was_added(bo
     new_spans = out.count("<span ") - page.count("<span ")
     assert out.count("</span>") - page.count("</span>") == new_spans
     assert out.count("</div>") - page.count("</div>") == out.count('<div class="cvb-table"')
+
+
+def test_each_cell_of_a_content_table_carries_its_columns_heading() -> None:
+    page = (
+        "<h2>Pillars</h2><table><thead><tr><th>Pillar</th><th>Weight <code>w</code></th></tr></thead>"
+        '<tbody><tr><td>Recognition</td><td align="right">20%</td></tr><tr><td>Speech &amp; more</td>'
+        "<td>30%</td></tr></tbody></table>"
+        '<table class="cvb-editor__table"><tr><th>A</th></tr><tr><td>x</td></tr></table>'
+    )
+    finished = finish_page(page)
+    assert re.findall(r'<td data-label="([^"]*)"', finished) == ["Pillar", "Weight w", "Pillar", "Weight w"]
+    # A table the theme or the editor styles itself is not a content table: its cells are left alone.
+    assert "<td>x</td>" in finished
