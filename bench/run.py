@@ -35,17 +35,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from publish import publish  # noqa: E402
 
+from generator.config import load_config  # noqa: E402
+from generator.paths import Layout  # noqa: E402
+from runner.from_config import run_settings  # noqa: E402
 from runner.jobs import Endpoint, Job  # noqa: E402
 from runner.shell import run_jobs  # noqa: E402
-from runner.simulate import Model, simulated_endpoint  # noqa: E402
+from runner.simulate import Model, simulated_endpoint, tone_pool  # noqa: E402
 from starter_kit.protocol.machine import PILLARS  # noqa: E402
-from tests.runner.support import ROUND, RUN, write_pool  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results" / "run.json"
+CONFIG = load_config(Layout().config)
+RUN = run_settings(CONFIG, paced=False, insecure=True)
+ROUND = CONFIG.platform.rounds[-1].id
 
 
 async def _bench(folder: Path, *, entrants: int, declared: int, budget: int) -> dict[str, Any]:
-    pool = write_pool(folder)
+    pool = tone_pool(folder, run=RUN, round_id=ROUND)
     texts = {cid: e.text for cid, e in pool.items()}
     names = [f"bench-{k:03d}" for k in range(entrants)]
     jobs = [

@@ -319,10 +319,17 @@ print(json.dumps({
 AS_THE_COMMAND = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 
 
-def phases(work: Path) -> dict[str, Any]:
-    """One fresh-interpreter breakdown of the 1,000-clip run, on the files ``whole_process`` wrote."""
+def phases(work: Path, clips: int = 1000) -> dict[str, Any]:
+    """One fresh-interpreter breakdown of the run on ``clips`` clips, on the files ``whole_process`` wrote:
+    what dominates each corpus shape."""
     out = subprocess.run(
-        [sys.executable, "-c", PHASES_SCRIPT, str(work / "ref1000.jsonl"), str(work / "hyp1000.jsonl")],
+        [
+            sys.executable,
+            "-c",
+            PHASES_SCRIPT,
+            str(work / f"ref{clips}.jsonl"),
+            str(work / f"hyp{clips}.jsonl"),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -438,6 +445,7 @@ def main() -> int:
             work, hk_refs, [corrupt(r, 0.12, rng, alphabet) for r in hk_refs], rounds=3
         )
         results["cli_1000_clips_phases_cpu"] = phases(work)
+        results["cli_hkcancor_utterances_phases_cpu"] = phases(work, len(hk_refs))
         # The same clips with the hypotheses written in Simplified characters (OpenCC t2s), then the references
         # too: the Simplified-cost diagnostic folds every clip, and a Simplified reference goes through the
         # reference fold's converter.

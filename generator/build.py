@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from generator import scorer_bridge
@@ -44,26 +47,41 @@ def build_site(
     site_url: str | None = None,
     results: Path | None = None,
     without_bad_records: bool | None = None,
+    phases: dict[str, float] | None = None,
+    cache: bool = True,
 ) -> Path:
     """Build the whole site into a fresh folder and swap it in; on any error `out` is left as it was.
 
     `site_url` defaults to the config's public base URL. Serving the site elsewhere (a loopback port) needs that
     address instead: mkdocs-material keeps site_url's port when it decides which links are the site's own.
+    `phases`, when given, receives each stage's wall time in seconds, by name (bench/build.py reads them).
+    With `cache`, an edition whose mkdocs inputs are unchanged is copied from build/cache/mkdocs/.
     """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     target = (out or layout.site).resolve()
+
+    @contextmanager
+    def phase(name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        yield
+        if phases is not None:
+            phases[name] = time.perf_counter() - started
+
     # The config read and the kit rendered once; the pages rendered from them for print, then for the web.
-    sources = load_sources(layout, config_dir=config_dir)
+    with phase("sources"):
+        sources = load_sources(layout, config_dir=config_dir)
     # The PDFs are printed first: the changelog lists them with their sizes and hashes.
-    pdfs = print_issue(layout, sources=sources)
-    rendered = render_all(
-        layout,
-        sources=sources,
-        issue_pdfs=download_rows(pdfs),
-        pdf_files=pdfs,
-        results=results,
-        without_bad_records=without_bad_records,
-    )
+    with phase("pdfs"):
+        pdfs = print_issue(layout, sources=sources)
+    with phase("markdown"):
+        rendered = render_all(
+            layout,
+            sources=sources,
+            issue_pdfs=download_rows(pdfs),
+            pdf_files=pdfs,
+            results=results,
+            without_bad_records=without_bad_records,
+        )
     assert rendered.wheel is not None  # rendered for the web, so the wheel was found
     stale = scorer_bridge.stale_wheel_problem(rendered.wheel, scoring_rules_json(rendered.config))
     if stale:
@@ -72,39 +90,47 @@ def build_site(
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".cvb-build-", dir=target.parent))
     try:
-        write_root_docs(layout, work / "docs", rendered, snapshot)
-        write_pages(work / "docs-zh", rendered.zh_pages)
+        with phase("docs"):
+            write_root_docs(layout, work / "docs", rendered, snapshot)
+            write_pages(work / "docs-zh", rendered.zh_pages)
         dictionary = search_words(rendered.config, [*rendered.pages.values(), *rendered.zh_pages.values()])
         base_url = site_url or rendered.config.platform.urls.base + "/"
         # Each edition's pages as rendered (the standings and entrants' pages come from the records).
         outputs = {EN.code: tuple(rendered.pages), ZH.code: tuple(rendered.zh_pages)}
         site = work / "site"
-        run_mkdocs(
-            layout,
-            edition=EN,
-            docs=work / "docs",
-            site=site,
-            site_name=rendered.config.platform.programme.name,
-            site_url=base_url,
-            outputs=outputs,
-            plugin=SitePlugin(edition=EN, search_dictionary=dictionary, not_found_markdown=None),
-        )
-        run_mkdocs(
-            layout,
-            edition=ZH,
-            docs=work / "docs-zh",
-            site=site / ZH.prefix.rstrip("/"),
-            site_name=rendered.config.glossary.zh_text.get(
-                "platform.programme.name", rendered.config.platform.programme.name
-            ),
-            site_url=base_url + ZH.prefix,
-            outputs=outputs,
-            plugin=SitePlugin(
-                edition=ZH, search_dictionary=dictionary, not_found_markdown=rendered.zh_not_found
-            ),
-        )
-        precompress_tree(site, cache=layout.root / "build" / "cache" / "precompressed")
-        swap_in(site, target)
+        editions_cache = layout.root / "build" / "cache" / "mkdocs" if cache else None
+        with phase("mkdocs:en"):
+            run_mkdocs(
+                layout,
+                edition=EN,
+                docs=work / "docs",
+                site=site,
+                site_name=rendered.config.platform.programme.name,
+                site_url=base_url,
+                outputs=outputs,
+                plugin=SitePlugin(edition=EN, search_dictionary=dictionary, not_found_markdown=None),
+                cache=editions_cache,
+            )
+        with phase("mkdocs:zh"):
+            run_mkdocs(
+                layout,
+                edition=ZH,
+                docs=work / "docs-zh",
+                site=site / ZH.prefix.rstrip("/"),
+                site_name=rendered.config.glossary.zh_text.get(
+                    "platform.programme.name", rendered.config.platform.programme.name
+                ),
+                site_url=base_url + ZH.prefix,
+                outputs=outputs,
+                plugin=SitePlugin(
+                    edition=ZH, search_dictionary=dictionary, not_found_markdown=rendered.zh_not_found
+                ),
+                cache=editions_cache,
+            )
+        with phase("precompress"):
+            precompress_tree(site, cache=layout.root / "build" / "cache" / "precompressed")
+        with phase("swap"):
+            swap_in(site, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target

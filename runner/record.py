@@ -24,8 +24,6 @@ from cvb_scorer.metrics import score_clip
 
 from runner.jobs import Job, JobError
 
-# The protocol machine plays each conversation clip as two turns: answered in full, then interrupted.
-E2E_TURNS = 2
 # Which pillar a judge or a measure must still score before the board can publish it, and what it awaits.
 AWAITS = {
     "llm": "the judge: the answers are stored for it and the pillar is unscored until it returns",
@@ -33,7 +31,7 @@ AWAITS = {
 }
 
 
-def board_clip(pillar: str, entry: Mapping[str, Any], reference: str) -> dict[str, Any]:
+def board_clip(pillar: str, entry: Mapping[str, Any], reference: str, *, e2e_turns: int) -> dict[str, Any]:
     """One item's result for the record, from its scored attempt's verdicts (and, for recognition, the
     scorer's per-clip counts of the transcript against the reference)."""
     verdicts = entry["attempts"][-1]["verdicts"]
@@ -65,7 +63,7 @@ def board_clip(pillar: str, entry: Mapping[str, Any], reference: str) -> dict[st
                 if v["passed"] and v["timings"]["barge_in_to_turn_done_ms"] is not None
             ],
             "turns_completed": sum(1 for v in turns if v["passed"]),
-            "turns_attempted": E2E_TURNS,
+            "turns_attempted": e2e_turns,
         }
     if pillar == "llm":
         return {"id": entry["clip"], "answer": entry.get("transcript") if passed else None}
@@ -80,6 +78,7 @@ def build_outputs(
     entries: Mapping[str, Mapping[str, Any]],
     references: Mapping[str, str],
     scoring_version: str,
+    e2e_turns: int,
     concurrency: int,
     max_open: int,
     paced: bool,
@@ -95,7 +94,9 @@ def build_outputs(
         "scoring_version": scoring_version,
         "final": len(scored) == len(drawn.ids),
         "draw": {"seed": drawn.seed, "window": drawn.window, "clips": list(drawn.ids)},
-        "clips": [board_clip(job.pillar, entries[cid], references[cid]) for cid in scored],
+        "clips": [
+            board_clip(job.pillar, entries[cid], references[cid], e2e_turns=e2e_turns) for cid in scored
+        ],
     }
     folder = "runs"
     if job.pillar in AWAITS:

@@ -380,6 +380,8 @@ async def run_job(
         entries=entries,
         references={cid: pool[cid].text for cid in drawn.ids},
         scoring_version=run.scoring_version,
+        # The machine plays a conversation clip as one turn per entry of the config's barge-in list.
+        e2e_turns=len(run.settings.conversation_barge_in_after_ms),
         concurrency=endpoint.concurrency,
         max_open=slots.most.get(job.entrant, 0),
         paced=run.paced,

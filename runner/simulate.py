@@ -19,14 +19,18 @@ import math
 import random
 import threading
 import time
+import wave
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import websockets
 from websockets.asyncio.server import ServerConnection, serve
 
+from runner.jobs import PoolEntry, load_pool
+from runner.shell import RunSettings
 from starter_kit.protocol.settings import Settings
 
 # The flaws a simulated endpoint can have, each failing an item as the integration page names it.
@@ -230,3 +234,45 @@ def served_in_thread(
         loop.call_soon_threadsafe(stop.set)
         thread.join(timeout=timeout_s)
         loop.close()
+
+
+# Short sentences for tone pools: the simulated endpoint answers with the reference, so any text serves.
+POOL_TEXTS = ("你好呀", "我想問保單", "唔該晒", "請等一等", "幾多錢呀", "係咪真㗎")
+
+
+def tone(settings: Settings, seconds: float, *, hz: float) -> bytes:
+    """A sine at a normal speaking level (peak a tenth of full scale), as protocol PCM."""
+    rate = settings.sample_rate_hz
+    amplitude = 32767 * 0.1
+    samples = (round(amplitude * math.sin(2 * math.pi * hz * n / rate)) for n in range(round(seconds * rate)))
+    return b"".join(s.to_bytes(2, "little", signed=True) for s in samples)
+
+
+def tone_pool(
+    folder: Path, *, run: RunSettings, round_id: str, extra: int = 2, seconds: float | None = None
+) -> dict[str, PoolEntry]:
+    """A round's pool for tests and the bench: pools/<round>.jsonl and short tone WAVs in audio/, each tier the
+    draw's count plus `extra` clips (a run draws most of the pool). `seconds`: every clip's length (default: a
+    few hundredths of a second, so runs are fast)."""
+    settings = run.settings
+    counts = {t: round(float(share) * run.draw_size) + extra for t, share in run.strata.items()}
+    audio = folder / "audio"
+    audio.mkdir(parents=True, exist_ok=True)
+    lines = []
+    k = 0
+    for tier, n in sorted(counts.items()):
+        for j in range(n):
+            clip_id = f"{round_id}-{tier}-{j:02d}"
+            with wave.open(str(audio / f"{clip_id}.wav"), "wb") as wav:
+                wav.setnchannels(settings.channels)
+                wav.setsampwidth(settings.sample_bits // 8)
+                wav.setframerate(settings.sample_rate_hz)
+                wav.writeframes(tone(settings, seconds or 0.06 + 0.02 * (k % 3), hz=300 + 10 * k))
+            row = {"id": clip_id, "tier": tier, "audio": f"../audio/{clip_id}.wav", "text": POOL_TEXTS[k % 6]}
+            lines.append(json.dumps(row, ensure_ascii=False))
+            k += 1
+    pools = folder / "pools"
+    pools.mkdir(exist_ok=True)
+    path = pools / f"{round_id}.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_pool(path, tiers=sorted(run.strata))

@@ -2,8 +2,9 @@
 
 The imports are read from the source (``ast``), every one of them: at the top, inside functions (where a circle
 is usually hidden) and under ``TYPE_CHECKING``. A module here is a file of generator/, the scorer
-(scorer_wasm/cvb_scorer/), starter_kit/ or bench/; importing ``a.b`` from ``a.b.c`` counts as importing the
-package's ``__init__`` only when a name is taken from it (``from a.b import Name``), as Python runs it.
+(scorer_wasm/cvb_scorer/), starter_kit/, protocol_data/, runner/ or bench/; importing ``a.b`` from ``a.b.c``
+counts as importing the package's ``__init__`` only when a name is taken from it (``from a.b import Name``),
+as Python runs it.
 """
 
 from __future__ import annotations
@@ -20,11 +21,18 @@ PACKAGES = {
     "generator": ROOT / "generator",
     "cvb_scorer": ROOT / "scorer_wasm" / "cvb_scorer",
     "starter_kit": ROOT / "starter_kit",
+    "protocol_data": ROOT / "protocol_data",
+    "runner": ROOT / "runner",
     "bench": ROOT / "bench",
 }
-# Package-level arrows that run both ways today. starter_kit reads the config through generator while the build
-# renders the kit through starter_kit: the kit's own issue removes starter_kit's side; delete this entry then.
-PACKAGE_CIRCLES_BEING_REMOVED = {frozenset({"generator", "starter_kit"})}
+# Package-level arrows that run both ways today (no module circle: different modules at each end). runner reads
+# the config through generator while `cvb run` (generator/cli.py) dispatches to runner.cli; the entry goes when
+# the config's loading sits below both, as protocol_data/ now does for the kit.
+PACKAGE_CIRCLES_BEING_REMOVED = {frozenset({"generator", "runner"})}
+# Benchmarks that still borrow a test helper. bench/run.py (the runner's, written in parallel with this test)
+# takes its pool writer from tests/runner/support.py; that writer belongs in the runner package: delete this
+# entry when it moves.
+BENCH_IMPORTING_TESTS_BEING_MOVED = {"run.py"}
 
 
 def module_files(packages: Mapping[str, Path]) -> dict[str, Path]:
@@ -175,7 +183,9 @@ def test_packages_import_one_way_but_for_the_named_exception() -> None:
 
 def test_the_benchmarks_import_package_code_only() -> None:
     """bench/ measures the project's code; helpers it shares with the tests live in the packages."""
-    files = sorted((ROOT / "bench").glob("*.py"))
+    files = sorted(
+        p for p in (ROOT / "bench").glob("*.py") if p.name not in BENCH_IMPORTING_TESTS_BEING_MOVED
+    )
     assert files
     for path in files:
         tops = {

@@ -43,7 +43,7 @@ from generator.config import Config, load_config  # noqa: E402
 from runner.cli import add_arguments, run  # noqa: E402
 from runner.record import record_text, write_atomic  # noqa: E402
 from runner.simulate import Model, served_in_thread  # noqa: E402
-from starter_kit.clips import convert_command, speak_command  # noqa: E402
+from starter_kit.clips import ClipPlan, convert_command, speak_command  # noqa: E402
 from starter_kit.connection_test.bundle import settings_from_config  # noqa: E402
 
 WINDOWS = ("example-window-a", "example-window-b", "example-window-c")
@@ -89,12 +89,12 @@ def sentences(config: Config, count: int) -> list[str]:
     return made[:count]
 
 
-def speak(config: Config, text: str, out: Path) -> None:
+def speak(plan: ClipPlan, text: str, out: Path) -> None:
     """`text` spoken by espeak-ng into `out`, in the protocol's format (as starter_kit.clips makes the kit's)."""
     try:
-        voice = subprocess.run(speak_command(config, text), capture_output=True, check=True, timeout=60)
+        voice = subprocess.run(speak_command(plan, text), capture_output=True, check=True, timeout=60)
         subprocess.run(
-            convert_command(config, out), input=voice.stdout, capture_output=True, check=True, timeout=60
+            convert_command(plan, out), input=voice.stdout, capture_output=True, check=True, timeout=60
         )
     except FileNotFoundError as exc:
         raise ToolError(f"{exc.filename} is not installed; run `make system-deps`.") from None
@@ -108,6 +108,7 @@ def write_pools(config: Config, folder: Path, *, tiers: dict[str, int], standing
     (folder / "pools").mkdir(parents=True)
     (folder / "audio").mkdir()
     words = sentences(config, sum(tiers.values()))
+    plan = ClipPlan.from_config(config)
     texts: dict[str, str] = {}
     for r in config.platform.rounds:
         lines = []
@@ -118,7 +119,7 @@ def write_pools(config: Config, folder: Path, *, tiers: dict[str, int], standing
                 clip_id = f"example-{r.id}-{tier}-{j:02d}"
                 row: dict[str, Any] = {"id": clip_id, "tier": tier}
                 if r.id == standing:
-                    speak(config, words[k], folder / "audio" / f"{clip_id}.wav")
+                    speak(plan, words[k], folder / "audio" / f"{clip_id}.wav")
                     row |= {"audio": f"../audio/{clip_id}.wav", "text": words[k]}
                     texts[clip_id] = words[k]
                 lines.append(json.dumps(row, ensure_ascii=False) + "\n")

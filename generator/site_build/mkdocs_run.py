@@ -13,6 +13,7 @@ import yaml
 
 from generator.pages.editions import EDITIONS, Edition
 from generator.paths import Layout
+from generator.site_build.edition_cache import cached_build, edition_key
 from generator.site_build.plugin import SitePlugin
 
 
@@ -30,15 +31,70 @@ def run_mkdocs(
     site_url: str,
     outputs: Mapping[str, Sequence[str]],
     plugin: SitePlugin,
+    cache: Path | None = None,
+) -> bool:
+    """Build one edition into `site` (which must not exist). `outputs`: each edition's rendered pages by
+    edition code (what the nav and the language switcher may link). With a `cache` folder, an edition whose
+    inputs are those of a kept build is copied from it (edition_cache.py); True when it was."""
+    overrides = edition_overrides(layout, edition, outputs)
+    if cache is None:
+        _build(
+            layout,
+            docs=docs,
+            site=site,
+            site_name=site_name,
+            site_url=site_url,
+            overrides=overrides,
+            plugin=plugin,
+        )
+        return False
+    key = edition_key(
+        docs=docs,
+        theme=Path(overrides["theme"]["custom_dir"]),
+        settings={
+            "mkdocs.yml": layout.mkdocs_config.read_text(encoding="utf-8"),
+            "site_name": site_name,
+            "site_url": site_url,
+            "overrides": overrides,
+        },
+        plugin={
+            "edition": plugin.edition.code,
+            "search_dictionary": plugin.search_dictionary,
+            "not_found_markdown": plugin.not_found_markdown,
+        },
+    )
+    return cached_build(
+        cache,
+        edition=edition.code,
+        key=key,
+        site=site,
+        build=lambda into: _build(
+            layout,
+            docs=docs,
+            site=into,
+            site_name=site_name,
+            site_url=site_url,
+            overrides=overrides,
+            plugin=plugin,
+        ),
+    )
+
+
+def _build(
+    layout: Layout,
+    *,
+    docs: Path,
+    site: Path,
+    site_name: str,
+    site_url: str,
+    overrides: dict[str, Any],
+    plugin: SitePlugin,
 ) -> None:
-    """Build one edition. `outputs`: each edition's rendered pages by edition code (what the nav and the
-    language switcher may link)."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
-    overrides = edition_overrides(layout, edition, outputs)
     collected = _Collect()
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collected)

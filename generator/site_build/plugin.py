@@ -24,6 +24,26 @@ from generator.pages.editions import EN, Edition
 from generator.pages.markup import finish_page
 
 NOT_FOUND = "404.html"
+# jieba's own dictionary as first loaded (its word frequencies and their total), before any build's words.
+_PRISTINE: tuple[dict[str, int], int] | None = None
+
+
+def load_search_words(dictionary: str) -> None:
+    """Give jieba (the search plugin's segmenter, one per process) its own dictionary plus these words, and
+    nothing left from an earlier build: loading words adds their frequency to jieba's total each time, so a
+    second build in the same process (`cvb serve`'s rebuilds) segmented the pages differently from the first."""
+    global _PRISTINE
+    # jieba reports loading its dictionary on every build; that is not news. It sets its own logger to DEBUG
+    # when first imported, so import it before quietening it.
+    import jieba
+
+    logging.getLogger("jieba").setLevel(logging.WARNING)
+    tokenizer = jieba.dt  # the instance whose methods jieba.cut_for_search and the search plugin call
+    tokenizer.check_initialized()
+    if _PRISTINE is None:
+        _PRISTINE = (dict(tokenizer.FREQ), tokenizer.total)
+    tokenizer.FREQ, tokenizer.total = dict(_PRISTINE[0]), _PRISTINE[1]
+    jieba.load_userdict(io.StringIO(dictionary))
 
 
 # mkdocs types its Config and BasePlugin but not their __init_subclass__.
@@ -44,12 +64,7 @@ class SitePlugin(BasePlugin[_NoOptions]):  # type: ignore[no-untyped-call]
     def on_config(self, config: Any) -> Any:
         if self.edition.code != EN.code:
             config.mdx_configs["toc"]["slugify"] = slugify(case="lower")
-        # jieba (the search plugin's segmenter) reports loading its dictionary on every build; that is not news.
-        # It sets its own logger to DEBUG when first imported, so import it before quietening it.
-        import jieba
-
-        logging.getLogger("jieba").setLevel(logging.WARNING)
-        jieba.load_userdict(io.StringIO(self.search_dictionary))
+        load_search_words(self.search_dictionary)
         return config
 
     def on_env(self, env: jinja2.Environment, *, config: Any, files: Any) -> jinja2.Environment:

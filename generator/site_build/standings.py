@@ -63,8 +63,16 @@ def board_pages(
     model, refused = _BOARD_CACHE[key]
     if refused and not without_bad_records:
         listing = "\n".join(f"  {r}" for r in refused)
+        # The shipped example records are made from the config's draw; after a draw change the remedy is one
+        # command, so the first line names it.
+        remake = (
+            f"The example records in {shown} were made for another draw or other rounds; remake them with "
+            f"`{EXAMPLE_TOOL}`.\n"
+            if folder.resolve() == (layout.root / "results" / "example").resolve()
+            else ""
+        )
         raise BadRecordsError(
-            f"{len(refused)} run record(s) were refused, so the standings were not built:\n{listing}\n"
+            f"{remake}{len(refused)} run record(s) were refused, so the standings were not built:\n{listing}\n"
             "Fix or remove them, or build without them explicitly (cvb build --without-bad-records, or "
             "CVB_BUILD_WITHOUT_BAD_RECORDS=1), which lists them on the standings page."
         )
@@ -74,6 +82,9 @@ def board_pages(
             env, edition.templates + "entrant.md.j2", {**context, "board": model, "page": page}
         )
     return pages
+
+
+EXAMPLE_TOOL = ".venv/bin/python tools/make_example_results.py"
 
 
 # The board's model, computed once per results-folder state and config in a process: its bootstraps dominate a

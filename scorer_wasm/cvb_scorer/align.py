@@ -253,7 +253,35 @@ def distance(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
 
 
 def align(reference: Sequence[str], hypothesis: Sequence[str]) -> Alignment:
-    """Minimal alignment of two sequences of symbols (characters or tokens) under the published tie rule."""
+    """Minimal alignment of two sequences of symbols (characters or tokens) under the published tie rule.
+
+    Parameters
+    ----------
+    reference, hypothesis : Sequence[str]
+        The symbols to align: a string's characters for CER, a tuple of tokens for MER.
+
+    Returns
+    -------
+    Alignment
+        The edit script as runs of one kind of step, ``(op, ref_start, ref_end, hyp_start, hyp_end)``, and its
+        ``Counts``: substitutions, deletions, insertions and the reference's length. Of the minimal scripts it
+        is the one the tie rule (``TIE_RULE``, ``diag>del>ins``) picks walking back from the end: a
+        substitution where one is minimal, else a deletion, else an insertion.
+
+    Examples
+    --------
+    >>> from cvb_scorer.align import align
+    >>> result = align("保單號碼", "保單號")
+    >>> result.counts
+    Counts(S=0, D=1, I=0, N=4)
+    >>> [(op.value, ref_start, ref_end) for op, ref_start, ref_end, _, _ in result.runs]
+    [('match', 0, 3), ('delete', 3, 4)]
+
+    Two swapped characters cost two edits either way; the tie rule makes them two substitutions:
+
+    >>> align("ab", "ba").counts
+    Counts(S=2, D=0, I=0, N=2)
+    """
     runs: list[Run] = []
     load, trail = _columns(reference, hypothesis)
     s, d, ins = _walk(reference, hypothesis, load, 0, runs, trail=trail)

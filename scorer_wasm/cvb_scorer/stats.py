@@ -12,11 +12,11 @@ position ``p * (R - 1)`` in the sorted resamples. No float ``sum()`` is used (it
 
 The draw is taken in bulk (``getrandbits`` of many words at once yields the same words in the same order,
 least significant first) and every per-draw step runs inside built-ins (``array``, ``map``, ``filter``,
-``sum``): drawing one Python-level random number at a time cost 97% of a 16,000-clip run.
+``sum``): the draw is most of a bootstrap's work, so no step of it runs once per draw in Python code.
 
 Two routes compute every bootstrap here, with identical results: the pure route below (the only one in
 Pyodide, which never loads numpy) and, on CPython, ``cvb_scorer.stats_numpy``, which takes the same words from
-the same ``getrandbits`` and sums them in exact int64 arithmetic, about eight times faster per draw. ``Route.AUTO`` takes
+the same ``getrandbits`` and sums them in exact int64 arithmetic, far faster per draw. ``Route.AUTO`` takes
 numpy only when it is importable and the draw has at least ``NUMPY_MIN_DRAWS`` clip draws (below that, importing
 numpy costs more than it saves) or numpy is already loaded, and only when the sums fit: every rate's sums stay
 below 2**53 (so int64 to float64 is exact and each rate is the same double as Python's ``int / int``), a mean

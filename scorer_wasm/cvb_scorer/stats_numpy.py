@@ -9,14 +9,14 @@ int64 arithmetic: callers pass only columns whose sum over ``n`` clips stays bel
 
 The words are ``getrandbits``' own, made by numpy: CPython's ``random`` is MT19937, and numpy's MT19937 loaded
 with ``random.Random(seed).getstate()`` yields the same 32-bit words in the same order (``_published_words``;
-tests/scorer/test_stats.py compares them with ``getrandbits`` across seeds and call boundaries). Making them
-in Python and converting them to bytes was half the time of this route.
+tests/scorer/test_stats.py compares them with ``getrandbits`` across seeds and call boundaries), so no word is
+made in Python or converted through bytes.
 
 Memory is bounded by processing ``BLOCK_DRAWS`` draws (whole resamples) at a time: the block's lanes, accepted
 indices and one gathered word, a 512 KB table per packed word, and 8 bytes per resample and column for the
-sums. Traced peaks (bench/scorer.py, 10,000 resamples): 1.8-2.4 MB at 1,000 clips, 2.6 MB at 16,000 clips (160M
-draws). A block holds at least one resample, so above ``BLOCK_DRAWS`` clips the peak grows with the clip count:
-about 48 bytes per clip (46 MB at a million clips), beside the inputs themselves.
+sums; the peak therefore does not grow with the number of resamples (bench/scorer.py traces it). A block holds
+at least one resample, so above ``BLOCK_DRAWS`` clips the peak grows with the clip count, by a few words per
+clip beside the inputs themselves.
 """
 
 from __future__ import annotations

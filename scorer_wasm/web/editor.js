@@ -369,13 +369,8 @@ class Editor {
     engine.editors.add(this);
     for (const event of engine.events) this.state = S.next(this.state, event);
     const restore = this.ownsFragment ? S.decodeFragment(location.hash) : null;
-    this.dispatch(restore ?? { type: "mounted" });
-    // A shared link is a reader who came for these texts: the editor is brought into view and the scorer
-    // started at once (with the data saver on, by its button), so the texts are scored as soon as it is up.
-    if (restore) {
-      root.scrollIntoView({ block: "start" });
-      if (!S.asksFirst(this.state)) engine.intent();
-    }
+    if (restore) this.arrive(restore);
+    else this.dispatch({ type: "mounted" });
     // On a slow connection the button states the download's size (the manifest is a small file).
     if (this.state.slow && S.offerLoad(this.state)) {
       coldDownloadBytes().then(
@@ -385,6 +380,15 @@ class Editor {
     }
     // Not for the home page's compact box: a reader passing by it is not there to use it.
     if (!this.state.compact) engine.startIfKept(root);
+  }
+
+  // A shared link (opened, or pasted into this page's address) is a reader who came for its texts: they are
+  // put in the boxes, the editor is brought into view and the scorer started at once (with the data saver on
+  // or a slow connection, by its button), so the texts are scored as soon as it is up.
+  arrive(restore) {
+    this.dispatch(restore);
+    this.root.scrollIntoView({ block: "start" });
+    if (!S.asksFirst(this.state)) engine.intent();
   }
 
   dispatch(event) {
@@ -929,7 +933,7 @@ window.addEventListener("popstate", () => {
 });
 window.addEventListener("hashchange", () => {
   const restore = S.decodeFragment(location.hash);
-  if (restore && owner?.root.isConnected) owner.dispatch(restore);
+  if (restore && owner?.root.isConnected) owner.arrive(restore);
 });
 
 function mountAll() {

@@ -44,11 +44,11 @@ function progress(stage, text) {
 
 // What a cold start downloads, told to the page as the bytes arrive: every fetch this worker makes (its own and
 // Pyodide's) goes through `fetch` below, which counts the bytes of each runtime file the manifest sizes
-// (runtime.sizes: the bytes as received, decoded) on their way to the reader. A file fetched twice (a wheel
+// (runtime.sizes: the bytes as received, decoded) as they arrive. A file fetched twice (a wheel
 // is fetched early, then installed) counts once. Told at most every DOWNLOAD_EVERY_MS, and once more at the
 // end of each file, so the page's count moves while it waits and ends on the whole.
 const DOWNLOAD_EVERY_MS = 100;
-const download = { sizes: new Map(), parts: new Map(), received: new Map(), told: 0 };
+const download = { sizes: new Map(), received: new Map(), told: 0 };
 const partOf = (url) => (url.endsWith(".whl") ? "wheels" : url.includes("snapshot") ? "snapshot" : "python");
 
 function expectDownloads(manifest, urls) {
@@ -72,26 +72,33 @@ function tellDownload(force) {
   postMessage({ type: "download", parts });
 }
 
+// The response itself goes on untouched (a response made anew would lose its address, and with it
+// Chromium's cache of compiled WebAssembly, keyed by the address: every start would compile Pyodide afresh);
+// a copy of its body (Response.clone: the two read the same arriving bytes) is read only to count them.
 const plainFetch = globalThis.fetch.bind(globalThis);
 globalThis.fetch = async (input, init) => {
   const response = await plainFetch(input, init);
-  const url = response.url;
-  if (!download.sizes.has(url) || !response.body) return response;
+  if (download.sizes.has(response.url) && response.body) countBytes(response.url, response.clone().body);
+  return response;
+};
+
+async function countBytes(url, body) {
+  const reader = body.getReader();
   let bytes = 0;
-  const counted = new TransformStream({
-    transform(chunk, controller) {
-      bytes += chunk.byteLength;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
       if (bytes > (download.received.get(url) ?? 0)) download.received.set(url, bytes);
       tellDownload(false);
-      controller.enqueue(chunk);
-    },
-    flush() {
-      tellDownload(true);
-    },
-  });
-  const { status, statusText, headers } = response;
-  return new Response(response.body.pipeThrough(counted), { status, statusText, headers });
-};
+    }
+  } catch {
+    // The response's own reader sees the same failure and says so.
+  } finally {
+    tellDownload(true);
+  }
+}
 
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -507,6 +514,8 @@ function keepSnapshotOnce(engine) {
 
 const ready = boot();
 ready.then(filesWhenIdle, () => {});
+// Once ready, what is fetched later (the wheels' files, installed at a pause) is no longer counted.
+ready.finally(() => download.sizes.clear()).catch(() => {});
 
 ready.then(
   ({ sha256, verified, started, serviceWorker, snapshot }) =>

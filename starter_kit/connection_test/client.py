@@ -8,10 +8,10 @@ import ipaddress
 import ssl
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import (
     ConnectionClosed,
     InvalidHandshake,
@@ -111,6 +111,8 @@ async def run_exchange(
         code, detail = await _why_not_connected(exc, url, timeout_s=handshake_s)
         exchange.connection_failed(code, detail, clock())
         return
+    watch = _PongWatch(ws, every_s=settings.yield_within_ms / 1000, clock=clock)
+    pinging = asyncio.create_task(watch.run())
     try:
         exchange.connected(clock())
         while True:
@@ -136,7 +138,47 @@ async def run_exchange(
     except ConnectionClosed as exc:
         _closed(exchange, exc, clock())
     finally:
+        pinging.cancel()
         await ws.close()
+    _note_stall(exchange, watch.longest_s)
+
+
+# The failures a blocked event loop causes: their detail says so when a pong took longer than the yield threshold
+# (the longest a healthy server may take to act on a frame).
+_STALL_FAILURES = frozenset({"handshake_incomplete", "no_response", "deadline_exceeded", "did_not_yield"})
+
+
+class _PongWatch:
+    """Pings the endpoint every `every_s` and keeps the longest wait for a pong. Pongs are answered by the
+    server's event loop, so a long wait means that loop was blocked (a model computing on it)."""
+
+    def __init__(self, ws: ClientConnection, *, every_s: float, clock: Clock) -> None:
+        self.ws, self.every_s, self.clock = ws, every_s, clock
+        self.longest_s = 0.0
+
+    async def run(self) -> None:
+        while True:
+            sent = self.clock()
+            try:
+                waiter = asyncio.ensure_future(await self.ws.ping())
+            except ConnectionClosed:
+                return
+            while not waiter.done():
+                await asyncio.wait({waiter}, timeout=self.every_s)
+                self.longest_s = max(self.longest_s, self.clock() - sent)
+            await asyncio.sleep(self.every_s)
+
+
+def _note_stall(exchange: Exchange, longest_s: float) -> None:
+    if longest_s * 1000 <= exchange.settings.yield_within_ms:
+        return
+    for n, verdict in enumerate(exchange.verdicts):
+        if verdict.failure is not None and verdict.failure.code in _STALL_FAILURES:
+            exchange.verdicts[n] = replace(
+                verdict,
+                detail=f"{verdict.detail}; meanwhile a ping waited {longest_s * 1000:.0f} ms for its pong, "
+                "so the server's event loop was blocked",
+            )
 
 
 async def _why_not_connected(exc: Exception, url: str, *, timeout_s: float) -> tuple[str, str]:

@@ -315,10 +315,11 @@ class Exchange:
     def _transcript(self, now: float) -> None:
         if self.state is State.STREAMING:
             # A scored run would take this (a streaming recogniser's partial result, typically) as the answer.
-            sent = sum(1 for _, m in self._schedule if isinstance(m, bytes))
+            unsent = sum(1 for _, m in self._schedule if isinstance(m, bytes))
             self._fail(
                 "early_transcript",
-                f"a transcript arrived with {sent} of the clip's audio frames still to send, before end_of_utterance",
+                f"a transcript arrived with {unsent} of the clip's audio frames still to send, "
+                "before end_of_utterance",
             )
             return
         response = self._response_ms(now)

@@ -201,6 +201,41 @@ def test_a_chain_a_b_c_is_one_band_and_each_edition_names_its_ends() -> None:
         assert 'class="cvb-leader"' in svg and svg.count("<path") == 2 and svg.count("<svg") == 2
 
 
+def test_a_long_chain_is_named_end_to_end_in_each_edition() -> None:
+    """However long a chain, the band keeps it (the rule as promised) and the sentence says so plainly: its
+    length, its ends and how many of the band's pairs are apart."""
+    from generator.pages.board import BandFact
+    from generator.provenance import Num, Text
+
+    config, rules = _config()
+    model = _model([_record("a", "llm", [70.0])], [_e("a")], config, rules)
+    names = tuple(Text(f"Code {x}", frozenset({"entrants.yaml"})) for x in "ABCDE")
+    src = frozenset({"runs/x.json"})
+    fact = BandFact(
+        band=Num(1, src),
+        rank=Num(1, src),
+        kind=BandKind.CHAIN,
+        leader=names[0],
+        members=names[1:],
+        everyone=names,
+        chain=names,
+        ends=(names[0], names[-1]),
+        links=Num(4, src),
+        apart=Num(6, src),
+        pairs=Num(10, src),
+    )
+    assert str(say(model, config, "en").band_sentence(fact)) == (
+        "Band 1: Code A, Code B, Code C, Code D and Code E are tied at rank 1 through a chain of 4 overlaps, "
+        "Code A – Code B – Code C – Code D – Code E. Code A and Code E do not overlap each other (pairs apart in "
+        "this band: 6 of 10): they share the band only through the entries between them, as the rule says."
+    )
+    assert str(say(model, config, "zh").band_sentence(fact)) == (
+        "名次組 1：Code A、Code B、Code C、Code D 及 Code E 經 4 個重疊連成一條鏈，並列第 1 名：Code A – Code B – "
+        "Code C – Code D – Code E。Code A 及 Code E 的區間並不重疊（組內 10 對之中有 6 對不重疊）；按規則，它們經"
+        "中間的參賽者相連而同組。"
+    )
+
+
 def test_entries_apart_get_bands_of_their_own_and_the_rank_counts_the_entries_above() -> None:
     config, rules = _config()
     # Means 80, 78 (overlapping) and 40, 38 (overlapping), the two pairs far apart.

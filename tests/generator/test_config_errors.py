@@ -195,7 +195,7 @@ CASES = [
         "scoring.yaml",
         line_of("scoring.yaml", "  asr:"),
         "pillars.asrr",
-        "pillar 'asrr' is named nowhere else, and frames.yaml, protocol.yaml call it 'asr'",
+        "call it 'asr'; correct the spelling",
     ),
     (
         "more held-out clips than the pool",
@@ -336,3 +336,17 @@ def test_a_pool_of_another_size_than_the_config_says_is_reported(tmp_path: Path,
     whole = "".join(f'{{"id": "c{i}", "tier": "easy"}}\n' for i in range(config.rounds.pool_size))
     (folder / "pools" / "online_challenge.jsonl").write_text(whole, encoding="utf-8")
     assert pool_problems(Layout(), config, folder) == []
+
+
+def test_a_draw_change_names_the_command_that_remakes_the_example_records(tmp_path: Path) -> None:
+    from generator.build import render_all
+    from generator.site_build.standings import EXAMPLE_TOOL, BadRecordsError
+    from tests.generator.conftest import project_copy
+
+    layout = project_copy(tmp_path)
+    size = load_config(layout.config).rounds.draw.size
+    edit("rounds.yaml", f"size: {size}", f"size: {size + 5}")(layout.config)
+    with pytest.raises(BadRecordsError) as refused:
+        render_all(layout, results=layout.root / "results" / "example")
+    first = str(refused.value).splitlines()[0]
+    assert f"remake them with `{EXAMPLE_TOOL}`" in first

@@ -14,18 +14,17 @@ import yaml
 
 from generator.build import render_all
 from generator.config import ConfigError, load_config
+from generator.issue_state import config_sha256, unreleased
 from generator.issues import (
     IssueError,
     NewIssue,
     check_new,
     compare_with_record,
-    config_sha256,
     cut_issue,
     dirty_files,
     entry_text,
     parse_date,
     regenerate,
-    unreleased,
     with_issue,
     with_version,
 )

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from generator.build import Rendered, render_all
 from generator.check import check
 from generator.config import ConfigError, load_config
+from generator.issue_state import config_sha256
 from generator.pages.words import cardinal, fraction_words
 from generator.pages.words_zh import zh_channels, zh_fraction, zh_spell, zh_words
 from generator.paths import Layout
@@ -285,12 +286,23 @@ def mutate(folder: Path, file: str, key: Key, old: Any) -> Any:
     raise AssertionError(f"no valid new value found for {file} {key}")
 
 
+def cut(layout: Layout) -> None:
+    """Pin the issue record to the changed settings, as cutting an issue would: otherwise every change also
+    adds the changelog's note that the settings are unreleased, and this test is about the setting itself."""
+    platform = layout.config / "platform.yaml"
+    pinned = load_config(LAYOUT.config).platform.issues[-1].config_sha256
+    if pinned is not None:
+        text = platform.read_text(encoding="utf-8")
+        platform.write_text(text.replace(pinned, config_sha256(load_config(layout.config))), encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     ("file", "key", "old"), SETTINGS, ids=[f"{f}:{'.'.join(map(str, k))}" for f, k, _ in SETTINGS]
 )
 def test_changing_a_setting_changes_what_is_published(tmp_path: Path, file: str, key: Key, old: Any) -> None:
     layout = project_copy(tmp_path)
     new = mutate(layout.config, file, key, old)
+    cut(layout)
     rendered = render_all(layout, results=no_records())
     before, after = baseline(), published(rendered)
     assert after != before, f"changing {file} {key} from {old!r} to {new!r} changed nothing that is published"

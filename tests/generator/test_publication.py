@@ -20,7 +20,7 @@ import pytest
 from generator.build import build_site
 from generator.cli import main
 from generator.config import load_config
-from generator.issues import config_sha256
+from generator.issue_state import config_sha256
 from generator.pages.words_zh import zh_words
 from generator.paths import Layout
 from generator.pdf.issue import build_issue_pdfs

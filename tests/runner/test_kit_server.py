@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.kit_servers import LANGUAGES, kit_server
 from runner.shell import RunSettings, Slots, run_job
 from tests.runner.support import RUN, SMALL, board, endpoint, job, run_async, write_entrants, write_pool
-from tests.starter_kit.kit_process import LANGUAGES, kit_server
 
 
 @pytest.fixture(scope="module", params=LANGUAGES)

@@ -9,10 +9,10 @@ import re
 import pytest
 
 from generator.config.localise import zh_config
+from generator.kit_servers import rendered
 from runner.attribution import Outcome, judge_attempt
 from runner.record import AWAITS
 from tests.runner.support import CONFIG, RUN
-from tests.starter_kit.kit_process import rendered
 
 HEADINGS = {
     ("en", "integration.md"): "## How a scored run runs",

@@ -396,11 +396,15 @@ def _refusing(status: HTTPStatus) -> Any:
 
 
 async def _first_code(url: str) -> tuple[str | None, str]:
+    """The one verdict's code and detail; a failure must carry its catalogue sentence."""
     result = await run_items(
         [Item("asr", CLIPS[0])], url, settings=S, concurrency=1, paced=False, insecure=True
     )
     [verdict] = result.verdicts
-    return (verdict.failure.code if verdict.failure else None), verdict.detail
+    if verdict.failure is None:
+        return None, verdict.detail
+    assert verdict.failure.message == S.failures[verdict.failure.code].message
+    return verdict.failure.code, verdict.detail
 
 
 @pytest.mark.parametrize("status", [HTTPStatus.NOT_FOUND, HTTPStatus.UNAUTHORIZED])

@@ -611,7 +611,7 @@ def test_a_tampered_snapshot_is_refused_and_python_boots_instead(site: editor_si
 
 
 MER_CASES = [
-    ("9876 5432", "九八七六五四三二"),
+    ("wifi 9876 5432", "wi fi 九八七六五四三二"),
     ("我想send個e-mail, Wi-Fi okay", "我想send個email, WiFi ok"),
 ]
 
@@ -628,7 +628,7 @@ def test_the_mer_drawing_shows_the_token_alignment_cpython_draws(site: editor_si
     for result, html in zip(results, want, strict=True):
         assert result["shown"] == html
     assert root.locator("[data-cvb-drawing-mode=mer]").get_attribute("aria-pressed") == "true"
-    # The digits read out as Han characters are MER errors, and drawn as such.
+    # A Latin word split in two is a MER error (the characters match), and drawn as such.
     assert root.locator(
         "[data-cvb-drawing] [data-op=delete], [data-cvb-drawing] [data-op=substitute]"
     ).count()
@@ -733,6 +733,24 @@ def test_a_shared_link_is_scored_on_arrival_and_never_shown_beside_the_samples_f
         "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)').getBoundingClientRect().top"
     )
     height = page.evaluate("() => innerHeight")
+    assert 0 <= top < height / 2, top
+    assert page.evaluate("() => scrollY") > 0
+    # A second link pasted into the same page's address: its texts come in, are scored, and are in view.
+    page.evaluate("() => scrollTo(0, 0)")
+    other = "呢份保單嘅保費係每個月一千蚊"
+    want = json.loads(editor_site.render_view()(reference=reference, hypothesis=other).to_json())["figures"]
+    page.evaluate("(hash) => { location.hash = hash; }", shared_link("", reference, other))
+    page.wait_for_function(
+        """([other, cer]) => {
+          const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+          return root.querySelector('[data-cvb-hyp]').value === other
+            && root.querySelector('[data-cvb-live]').textContent.includes(cer);
+        }""",
+        arg=[other, f"CER {want['cer'] * 100:.2f}%"],
+    )
+    top = page.evaluate(
+        "() => document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)').getBoundingClientRect().top"
+    )
     assert 0 <= top < height / 2, top
     assert page.evaluate("() => scrollY") > 0
     assert not log.errors

@@ -31,7 +31,7 @@ def test_the_editors_scripts_pass_the_type_check(config: str) -> None:
 def test_every_served_script_is_checked() -> None:
     import json
 
-    from generator.build import EDITOR_ASSETS
+    from generator.site_build.assets import EDITOR_ASSETS
 
     checked = set()
     for config in CONFIGS:

@@ -27,6 +27,7 @@ from cvb_scorer.normalise.numerals import (
     fold_numerals,
     join_comma_ranges,
     join_thousands,
+    spoken_forms_settled,
 )
 from cvb_scorer.normalise.text import (
     SPACE,
@@ -64,8 +65,19 @@ __all__ = [
 
 @dataclass(frozen=True, init=False)
 class Normalised:
-    """A normalised text. ``text`` keeps a space between Latin/digit runs (for MER); ``cer`` is the same text
-    without those spaces (what CER counts). ``fold_changes`` lists what the reference fold changed."""
+    """A normalised text, as ``normalise_reference`` and ``normalise_hypothesis`` return it.
+
+    Attributes
+    ----------
+    source : str
+        The text as given.
+    text : str
+        The normalised text, with a space between Latin or digit runs (the tokens MER counts).
+    cer : str
+        The same text without those spaces: the characters CER counts.
+    fold_changes : tuple[FoldChange, ...]
+        What the reference's fold to Hong Kong Traditional changed (always empty for a hypothesis).
+    """
 
     source: str
     text: str
@@ -90,7 +102,7 @@ class Normalised:
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (None, drop_whitespace),  # looks for a space itself
-    (re.compile(r"\$"), drop_currency_prefixes),
+    (None, drop_currency_prefixes),  # looks for a $ or a code itself
     (None, lowercase_latin),  # finds what to lowercase in C itself
     (re.compile(","), join_thousands),
     (re.compile("[-.]"), join_latin_words),
@@ -99,6 +111,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (CLOCK_TRIGGER, clock_times),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for the currency words itself
+    (None, spoken_forms_settled),  # looks for 仙 and 正 itself
     (None, nfkc),  # scans for a character NFKC could change itself
 )
 
@@ -119,7 +132,28 @@ def prepare(text: str) -> str:
 
 
 def normalise_hypothesis(text: str) -> Normalised:
-    """Normalise a system's output: every both-sides rule, never the script fold."""
+    """Normalise a system's output: every both-sides rule, never the script fold.
+
+    Parameters
+    ----------
+    text : str
+        Any string (it never raises; normalising a normalised text changes nothing).
+
+    Returns
+    -------
+    Normalised
+
+    Examples
+    --------
+    >>> from cvb_scorer.normalise import normalise_hypothesis
+    >>> normalise_hypothesis("Hello, World!").text
+    'hello world'
+
+    Simplified characters stay as they are, and are charged as errors:
+
+    >>> normalise_hypothesis("保单").cer
+    '保单'
+    """
     out = _both_sides(prepare(text))
     return Normalised(text, out, out.replace(SPACE, ""))
 
@@ -130,6 +164,26 @@ def normalise_reference(text: str) -> Normalised:
     both-sides rule.
 
     Cached by the reference string: the editor redraws on every keystroke but the reference does not change.
+
+    Parameters
+    ----------
+    text : str
+        Any string (it never raises; normalising a normalised text changes nothing).
+
+    Returns
+    -------
+    Normalised
+        With ``fold_changes`` listing each character the fold replaced.
+
+    Examples
+    --------
+    >>> from cvb_scorer.normalise import normalise_reference
+    >>> result = normalise_reference("Hello, World!")
+    >>> result.text, result.cer
+    ('hello world', 'helloworld')
+    >>> result = normalise_reference("保单")
+    >>> result.cer, [(change.before, change.after) for change in result.fold_changes]
+    ('保單', [('单', '單')])
     """
     folded, changes = fold_reference(prepare(text))
     out = _both_sides(folded)

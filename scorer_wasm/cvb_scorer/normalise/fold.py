@@ -111,9 +111,9 @@ def dist_info_version(name: str) -> str | None:
     """The ``Version`` of the first ``.dist-info`` directory of distribution ``name`` (normalised, as
     ``opencc_py``) on ``sys.path``, where ``importlib.metadata.version`` finds an installed wheel; None when the
     first one found is something else (an ``.egg-info``) or unreadable, or a zip file on the path comes first
-    (Pyodide's standard library), and the caller asks ``importlib.metadata``. Importing that module (email,
-    zipfile, csv ...) cost about 15 ms of CPU in every ``cvb-score`` run, for one version string; the tests
-    check both give the same answer."""
+    (Pyodide's standard library), and the caller asks ``importlib.metadata``. That module imports email,
+    zipfile, csv and more, a cost paid by every ``cvb-score`` run for one version string (bench/scorer.py
+    measures start-up); the tests check both give the same answer."""
     for entry in sys.path:
         root = entry or "."
         try:

@@ -46,7 +46,7 @@ SCORER_EXCEPTION_WORDS: tuple[str, ...] = (
     "一齊", "一啲", "一定", "一樣", "一直", "一般", "一切", "一起", "一路", "一陣", "一下", "一吓", "一於",
     "一係", "一向", "一早", "一味", "一心", "一手", "一生", "一世", "一致", "一律", "一就", "一嚟", "一個人",
     "萬一", "九龍", "八達通", "三文治", "三文魚", "七彩", "五金", "四圍", "四正", "十足", "千祈",
-    "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少", "百分百",
+    "千其", "萬歲", "萬事", "萬能", "百貨", "百厭", "一於少",
 )  # fmt: skip
 
 
@@ -385,7 +385,7 @@ _CLOCK_HALF = re.compile(f"{_hour('.' + _DECIMAL)}{_DECIMAL}{CLOCK_HALF}(?!{_DEC
 CLOCK_TRIGGER = re.compile(f"[:{CLOCK_HALF}]")
 
 
-_AFTER_A_TIME = NUMERAL_CHARS | {".", ":"}
+_AFTER_A_TIME = NUMERAL_CHARS | DECIMAL_WORDS | {".", ":"}
 
 
 def spoken_time(hour: str, minutes: str, following: str) -> str | None:
@@ -412,6 +412,22 @@ def _spoken(match: re.Match[str], minutes: str) -> str:
     return spoken_time(match[1], minutes, match.string[end : end + 1]) or match[0]
 
 
+# Hong Kong ways of saying a percentage or an hour, read once the numbers and the currency words are (the
+# spoken-forms rule): 巴仙 after a number is a percent sign (五十巴仙 = 50%), and 正 after an hour's 點 says
+# nothing more (三點正 = 三點 = 3:00). (百分百, 100%, is read with the numerals.)
+# Removing 正 never makes a new number: not before a numeral, a digit or the decimal word.
+_JOINS = f"[{_NUMERAL_CLASS}{''.join(sorted(DECIMAL_WORDS))}0-9]"
+_SPOKEN_FORMS = re.compile(f"巴(?<=[0-9]巴)仙|正(?<=[0-9]{DECIMAL_WORD}正)(?!{_JOINS})")
+_SPOKEN_AS = {"巴仙": "%", "正": ""}
+SPOKEN_FORMS_TRIGGER = re.compile("[仙正]")
+_HUNDRED_PERCENT = "百分百"
+
+
+def spoken_forms(text: str) -> str:
+    """50巴仙 → 50%, 3點正 → 3點."""
+    return _SPOKEN_FORMS.sub(lambda m: _SPOKEN_AS[m.group()], text)
+
+
 def is_range_at(text: str, start: int, end: int) -> bool:
     """Whether the run ``text[start:end]`` is a range: two digit words one apart before what they count."""
     return is_range(text[start:end]) and end < len(text) and _counted(text[end])
@@ -422,9 +438,17 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
     reference and the fast path, which differ only in ``convert``'s cache)."""
     start, end = match.span()
     hit = _EXCEPTION.match(text, start)
-    # A word kept as written never breaks a longer number it starts (萬一千 is 11000, 萬一三個 is 萬一 3個).
-    if hit is not None and not (end > hit.end() and convert(match.group()) is not None):
+    # A word kept as written never breaks a longer number it starts with units after it (萬一千 is 11000,
+    # 萬一三個 is 萬一 3個); digits after it are read on their own (三三兩兩20 is not 332220).
+    if hit is not None and not (
+        end > hit.end()
+        and any(ch in _UNITS for ch in text[hit.end() : end])
+        and convert(match.group()) is not None
+    ):
         return hit.group(), hit.end()
+    # 百分百 is 100% (before 百分之, which it is not).
+    if text.startswith(_HUNDRED_PERCENT, start):
+        return "100%", start + len(_HUNDRED_PERCENT)
     if text.startswith(_PERCENT_PREFIX, start):
         k = start + len(_PERCENT_PREFIX)
         after = RUN.match(text, k)
@@ -478,6 +502,16 @@ _SIMPLIFIED_MARK = re.compile(f"[{''.join(SIMPLIFIED_NUMERALS)}]+(?=[0-9])")
 _UNREAD = re.compile(f"[{''.join(sorted(NUMERAL_CHARS | DECIMAL_WORDS))}]")
 
 
+# What a run of one character folds to, which depends on nothing around it (no range has one character, and
+# ``read_as_said`` needs two numbers), except 百, which may start 百分之, and the Simplified numerals, which
+# keep their mark.
+_ONE_CHARACTER_RUNS = {
+    ch: read_number(ch) or ch
+    for ch in (*NUMERAL_CHARS, *"0123456789")
+    if not _PERCENT_PREFIX.startswith(ch) and ch not in SIMPLIFIED_NUMERALS
+}
+
+
 def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
     """``fold_run`` on every run of ``text`` from the left: the numerals rule, plainly.
 
@@ -501,6 +535,14 @@ def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
         if k < len(words) and words[k][0] < start:
             out.append(text[start : words[k][1]])
             pos = words[k][1]
+        elif (
+            match.end() - start == 1
+            and text[start] in _ONE_CHARACTER_RUNS
+            and not (k < len(words) and words[k][0] == start)
+        ):
+            # Most runs are one character (一個, 兩次), and what one folds to depends on nothing around it.
+            out.append(_ONE_CHARACTER_RUNS[text[start]])
+            pos = match.end()
         elif mark is not None:
             out.append(mark.group())
             pos = mark.end()
@@ -588,28 +630,33 @@ def join_thousands(text: str) -> str:
 # 港幣, 港元, 港紙, HKD; HK$ and $ go with the symbols) is what an amount in a Hong Kong call is in unless said
 # otherwise: it goes. Any other currency matters (US$20,000 is not HK$20,000): it stays, written one way after
 # the number, so that naming the wrong currency costs an error and naming the right one another way costs none.
-LOCAL_CURRENCY_NAMES = ("港幣", "港元", "港紙", "hkd")
+LOCAL_CURRENCY_NAMES = ("港幣", "港元", "港紙")
 FOREIGN_CURRENCIES = {
-    "美元": ("美元", "美金", "美紙", "usd"),
-    "人民幣": ("人民幣", "人仔", "rmb", "cny"),
+    "美元": ("美元", "美金", "美紙"),
+    "人民幣": ("人民幣", "人仔"),
 }
 _CANONICAL = {name: canonical for canonical, names in FOREIGN_CURRENCIES.items() for name in names}
 CURRENCY_NAMES: tuple[str, ...] = (*LOCAL_CURRENCY_NAMES, *_CANONICAL)
 
 
-def _name(word: str) -> str:
-    # A Latin code is a whole word: never the end or the start of a longer one (xrmb, hkdx).
-    escaped = re.escape(word)
-    return f"(?<![a-z]){escaped}(?![a-z])" if word.isascii() else escaped
+def _name(word: str, *, after: str = "") -> str:
+    """``word`` as a pattern that starts with its first character (so that the engine scans for the first
+    characters of all the words instead of trying each at every position), with ``after``, a class, right
+    before it; a Latin code is a whole word: never the end or the start of a longer one (xrmb, hkdx)."""
+    first, rest = re.escape(word[0]), re.escape(word[1:])
+    before = f"(?<={after}{first})" if after else (f"(?<![a-z]{first})" if word.isascii() else "")
+    return f"{first}{before}{rest}" + ("(?![a-z])" if word.isascii() else "")
 
 
-_NAMES = "|".join(_name(n) for n in sorted(CURRENCY_NAMES, key=len, reverse=True))
+_LONGEST_FIRST = sorted(CURRENCY_NAMES, key=len, reverse=True)
+_NAMES = "|".join(_name(n) for n in _LONGEST_FIRST)
 _WORDS = "".join(sorted(CURRENCY_WORDS))
+_FIRST_AFTER_A_NUMBER = "|".join(_name(n, after="[0-9%]") for n in (*_LONGEST_FIRST, *sorted(CURRENCY_WORDS)))
 # A run of currency words right after a number (a name goes whole: 港元, not 港 and 元).
-CURRENCY_RUN = re.compile(f"(?<=[0-9%])(?:{_NAMES}|[{_WORDS}])+")
+CURRENCY_RUN = re.compile(f"(?:{_FIRST_AFTER_A_NUMBER})(?:{_NAMES}|[{_WORDS}])*")
 _NAME_IN_RUN = re.compile(_NAMES)
 # What every match of either has, for a cheap test first.
-_CURRENCY_TRIGGER = re.compile(f"[{_WORDS}幣紙金仔]|hkd|usd|rmb|cny")
+_CURRENCY_TRIGGER = re.compile(f"[{_WORDS}幣紙金仔]")
 
 
 def _foreign(words: str) -> str:
@@ -623,7 +670,13 @@ def _left_for(match: re.Match[str], neighbour: str) -> str:
     away from its number."""
     # The words stay beside a digit, a numeral or 點 (三蚊三, 1元萬, 0蚊點5, 三點港幣三百), which would otherwise
     # read as 33, 1萬, 0點5 or 3點300 the next time round: removing words never makes a new number.
-    if class_code(neighbour) == "D" or neighbour in NUMERAL_CHARS or neighbour in DECIMAL_WORDS:
+    # A percent sign is part of the number before it (50%美元50: the name is between two numbers).
+    if (
+        class_code(neighbour) == "D"
+        or neighbour in NUMERAL_CHARS
+        or neighbour in DECIMAL_WORDS
+        or neighbour == "%"
+    ):
         return match.group()
     return ""
 
@@ -660,3 +713,15 @@ def drop_currency_words(text: str) -> str:
         return text
     # Before a number first, so that a name written after the number joins a run of names there (美元20000美元).
     return CURRENCY_RUN.sub(drop_currency, CURRENCY_BEFORE.sub(drop_currency_before, text))
+
+
+def spoken_forms_settled(text: str) -> str:
+    """``spoken_forms``, then the currency words again, until neither changes anything: a currency word between
+    a number and 巴仙 goes, and 巴仙 read as % lets one after it go (300港元巴仙 → 300%, 50巴仙港元 → 50%)."""
+    if SPOKEN_FORMS_TRIGGER.search(text) is None:
+        return text
+    while True:
+        once = drop_currency_words(spoken_forms(text))
+        if once == text:
+            return text
+        text = once

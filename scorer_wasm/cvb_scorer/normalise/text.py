@@ -100,21 +100,38 @@ def _fold_variant(match: re.Match[str]) -> str:
     return charsets().variants[match.group()]
 
 
-_CURRENCY_PREFIXES = re.compile(r"(?:HK|hk|Hk|hK)\$|(?:US|us|Us|uS)\$")
-# What US$ becomes: the name the currency-words rule writes after the number (numerals.US_DOLLARS).
-US_DOLLARS = "美元"
+# HK$ and US$; then the currency codes as whole words (HKD, USD, RMB, CNY, in any case), once the $ forms have
+# gone (usdHK$1 is usd and 1).
+_CURRENCY_PREFIXES = re.compile(r"(?:HK|US)\$", re.IGNORECASE)
+_CURRENCY_CODES = re.compile("HKD|USD|RMB|CNY", re.IGNORECASE)
+# What each becomes: nothing for the local currency, the name the currency-words rule writes after the number
+# for any other.
+_WRITTEN = {"hk$": "", "hkd": "", "us$": "美元", "usd": "美元", "rmb": "人民幣", "cny": "人民幣"}
+# What every currency prefix or code has (a $, or a code's last letter), for a cheap test first.
+_PREFIX_TRIGGER = re.compile("[$DBYdby]")
 
 
 def drop_currency_prefixes(text: str) -> str:
-    """Remove HK$ as a whole, and write US$ as 美元 (the currency-words rule puts it after the number); bare
-    currency symbols go with the other symbols."""
-    if "$" not in text:
+    """Remove HK$ and HKD, and write US$ and USD as 美元 and RMB and CNY as 人民幣 (the currency-words rule
+    puts them after the number); bare currency symbols go with the other symbols."""
+    if _PREFIX_TRIGGER.search(text) is None:
         return text
-    return _CURRENCY_PREFIXES.sub(_prefix, text)
+    if "$" in text:
+        text = _CURRENCY_PREFIXES.sub(_prefix, text)
+    return _CURRENCY_CODES.sub(_code, text)
 
 
 def _prefix(match: re.Match[str]) -> str:
-    return US_DOLLARS if match.group()[0] in "Uu" else ""
+    return _WRITTEN[match.group().lower()]
+
+
+def _code(match: re.Match[str]) -> str:
+    # A code is a whole word: no letter (of any alphabet) right before or after it (usde, xrmb are words).
+    start, end = match.span()
+    text = match.string
+    if (start and class_code(text[start - 1]) == "L") or (end < len(text) and class_code(text[end]) == "L"):
+        return match.group()
+    return _WRITTEN[match.group().lower()]
 
 
 @cache

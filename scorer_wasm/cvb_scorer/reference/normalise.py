@@ -96,8 +96,27 @@ def glyph_variants(text: str) -> str:
     return "".join(variants.get(ch, ch) for ch in text)
 
 
+_CURRENCY_CODES = {"HKD": "", "USD": "美元", "RMB": "人民幣", "CNY": "人民幣"}
+
+
 def currency_symbols(text: str) -> str:
-    return re.sub(r"[Uu][Ss]\$", "美元", re.sub(r"[Hh][Kk]\$", "", text))
+    # The $ forms first, then the codes as whole words in what is left.
+    text = re.sub(r"[Hh][Kk]\$", "", text)
+    text = re.sub(r"[Uu][Ss]\$", "美元", text)
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        piece = text[i : i + 3].upper()
+        whole_word = not (i > 0 and class_code(text[i - 1]) == "L") and not (
+            i + 3 < len(text) and class_code(text[i + 3]) == "L"
+        )
+        if piece in _CURRENCY_CODES and whole_word:
+            out.append(_CURRENCY_CODES[piece])
+            i += 3
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 
 
 def case(text: str) -> str:
@@ -201,6 +220,42 @@ def _replace_each(text: str, found_at: Callable[[str, int], tuple[str, int] | No
 
 def clock_times(text: str) -> str:
     return _replace_each(_replace_each(text, _colon_time_at), _half_past_at)
+
+
+def _joins(ch: str) -> bool:
+    """Whether ``ch`` could join a number beside it: a digit, a numeral or the decimal word (a dot alone is
+    punctuation, which goes)."""
+    return "0" <= ch <= "9" or ch in NUMERAL_CHARS or ch in "點点"
+
+
+def spoken_forms(text: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        after_digit = bool(out) and "0" <= out[-1][-1:] <= "9"
+        if text.startswith("巴仙", i) and after_digit:
+            out.append("%")
+            i += 2
+        elif (
+            text[i] == "正"
+            and len(out) >= 2
+            and out[-1] == DECIMAL_WORD
+            and "0" <= out[-2][-1:] <= "9"
+            and not (i + 1 < len(text) and _joins(text[i + 1]))
+        ):
+            i += 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def spoken_forms_settled(text: str) -> str:
+    while True:
+        once = currency_words(spoken_forms(text))
+        if once == text:
+            return text
+        text = once
 
 
 def punctuation(text: str) -> str:
@@ -351,13 +406,20 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "currency-symbols",
         Side.BOTH,
-        "HK$ is removed as a whole and US$ is written 美元 (the currency-words rule puts it after the number); "
-        "a bare $ and other currency symbols go with the symbols.",
-        (("HK$1,200", "1200"), ("$50", "50"), ("US$50", "50美元")),
+        "HK$ and HKD are removed as a whole, US$ and USD are written 美元, RMB and CNY 人民幣 (the "
+        "currency-words rule puts them after the number); a bare $ and other currency symbols go with the "
+        "symbols.",
+        (
+            ("HK$1,200", "1200"),
+            ("$50", "50"),
+            ("US$50", "50美元"),
+            ("RMB 300", "300人民幣"),
+            ("HKD 20", "20"),
+        ),
         currency_symbols,
         zh=(
-            "HK$ 整個刪除，US$ 寫作「美元」（貨幣詞語規則把它放到數字之後）；"
-            "單獨的 $ 及其他貨幣符號與一般符號一併刪除。"
+            "HK$ 及 HKD 整個刪除，US$ 及 USD 寫作「美元」，RMB 及 CNY 寫作「人民幣」（貨幣詞語規則把它們放到"
+            "數字之後）；單獨的 $ 及其他貨幣符號與一般符號一併刪除。"
         ),
     ),
     Rule(
@@ -542,6 +604,19 @@ RULES: tuple[Rule, ...] = (
                 f"{'、'.join(names)} → {canonical}" for canonical, names in FOREIGN_CURRENCIES.items()
             )
             + "），所以講錯貨幣會扣分，同一貨幣換個寫法則不扣分。其他位置（元朗、有蚊、美金匯率）保留。"
+        ),
+    ),
+    Rule(
+        "spoken-forms",
+        Side.BOTH,
+        "Hong Kong ways of saying a percentage or an hour read as the number they say, once the numbers and "
+        "the currency words are read: 巴仙 after a number is a percent sign, and 正 after an hour's 點 says "
+        "nothing more (三點正 is 三點, which is 3:00); 百分百 is read as 100% with the numerals.",
+        (("五十巴仙", "50%"), ("百分百", "100%"), ("三點正", "3點"), ("3:00", "3點"), ("正嘢", "正嘢")),
+        spoken_forms_settled,
+        zh=(
+            "香港說百分比及鐘點的方式，在數字及貨幣詞語讀過之後，照它所說的數讀：數字之後的「巴仙」是百分號，"
+            "時之後的「點正」與「點」相同（三點正 即 三點，亦即 3:00）；「百分百」與數字一併讀作 100%。"
         ),
     ),
     Rule(
