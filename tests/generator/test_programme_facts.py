@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from generator.build import Rendered, render_all
+from generator.issue_state import unreleased
 from generator.paths import Layout
 from generator.pdf.editions import EDITIONS as PDF_EDITIONS
 from generator.pdf.issue import build_issue_pdfs
@@ -85,6 +86,8 @@ def test_a_dropped_statement_is_caught() -> None:
 
 @pytest.mark.slow
 def test_the_pdfs_keep_the_programmes_statements(tmp_path: Path) -> None:
+    if unreleased(rendered().config):
+        pytest.skip("the settings changed since the issue in force was cut: no PDF is printed until the next")
     artefacts = {a.name: a for a in build_issue_pdfs(LAYOUT, tmp_path)}
     issued = str(rendered().config.platform.issues[-1].issued)
     found: list[str] = []
