@@ -4,9 +4,9 @@
    threshold) is the platform's (`platform_error`). The item runs again, costing no quota, up to the policy's
    attempts; if every attempt fails so, the item is left out and the record is not final.
 2. A connection that ends with no WebSocket close frame from the entrant before the item was settled is the
-   network's (`network_interrupted`). The item runs again, costing no quota; if it ends so on every attempt,
-   the last attempt stands as the entrant's `closed_before_response` (an endpoint that drops every attempt is
-   not the network's fault).
+   network's (`network_interrupted`). It is not run again: the programme promises a free re-run only for a run
+   it breaks itself, so the attempt stands as the item's result, a failed item like any other, attributed to
+   the network with that connection's evidence.
 3. Everything else is the protocol machine's verdict, attributed as the failure catalogue says.
 """
 
@@ -21,7 +21,7 @@ from starter_kit.protocol.settings import Failure, Settings
 
 class Outcome(enum.Enum):
     SCORED = "scored"  # this attempt's verdicts are the item's
-    RERUN = "rerun"  # not the entrant's fault: the item runs again, costing no quota
+    RERUN = "rerun"  # our fault: the item runs again, costing no quota
     UNRESOLVED = "unresolved"  # our fault on every attempt: the item is left out of the record
 
 
@@ -46,8 +46,8 @@ def judge_attempt(
         return Judgement(
             Outcome.UNRESOLVED if last else Outcome.RERUN, settings.failure("platform_error"), platform_fault
         )
-    if network_drop is not None and not last:
-        return Judgement(Outcome.RERUN, settings.failure("network_interrupted"), network_drop)
+    if network_drop is not None:
+        return Judgement(Outcome.SCORED, settings.failure("network_interrupted"), network_drop)
     return Judgement(Outcome.SCORED, None, "")
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, kw_only=True)
 class RunPolicy:
-    # Attempts per item before a fault that is not the entrant's stops being retried. Re-runs cost no quota.
+    # Attempts per item before our own fault stops being retried. Re-runs cost no quota.
     max_attempts: int = 3
     # Our own event loop waking this much later than the protocol machine asked is a stall of our clock: the
     # timings of that attempt cannot be trusted, so it is the platform's fault and the item runs again.

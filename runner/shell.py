@@ -271,8 +271,9 @@ async def run_item(
         )
         outcome = judgement.outcome
         exchange = done.exchange
-        if outcome is Outcome.SCORED and done.network_drop is not None:
-            exchange.receive_close(clock())  # rule 2: dropped on every attempt, so it stands as a close
+        if outcome is Outcome.SCORED and judgement.failure is not None:
+            # Rule 2: the drop stands as the item's result, so its verdicts say it failed, and why.
+            exchange.connection_failed(judgement.failure.code, judgement.detail, clock())
         verdicts = [verdict_json(v) for v in exchange.verdicts] if outcome is Outcome.SCORED else []
         failure = judgement.failure
         detail = judgement.detail

@@ -36,6 +36,7 @@ FAILURE_CODES = frozenset(
         "upgrade_rejected",
         "scheme_mismatch",
         "upgrade_stalled",
+        "network_interrupted",
     }
 )
 

@@ -18,9 +18,10 @@ POLICY = RunPolicy(max_attempts=3, stall_ms=500)
         (1, "our client failed", None, Outcome.RERUN, "platform_error"),
         (2, "our client failed", None, Outcome.RERUN, "platform_error"),
         (3, "our client failed", None, Outcome.UNRESOLVED, "platform_error"),
-        (1, None, "no close frame", Outcome.RERUN, "network_interrupted"),
-        (2, None, "no close frame", Outcome.RERUN, "network_interrupted"),
-        (3, None, "no close frame", Outcome.SCORED, None),  # stands as the machine's close verdict
+        # The network's drop is never run again: it stands, whichever attempt it was (one after our fault).
+        (1, None, "no close frame", Outcome.SCORED, "network_interrupted"),
+        (2, None, "no close frame", Outcome.SCORED, "network_interrupted"),
+        (3, None, "no close frame", Outcome.SCORED, "network_interrupted"),
         (1, "our client failed", "no close frame", Outcome.RERUN, "platform_error"),  # ours first
         (1, None, None, Outcome.SCORED, None),  # the machine's verdict, attributed by the catalogue
         (3, None, None, Outcome.SCORED, None),

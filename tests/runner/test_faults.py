@@ -1,6 +1,6 @@
 """Runs against broken endpoints and our own injected faults: each item's verdict, its attribution (entrant,
 network, platform) and its evidence are as the integration page's failure tables and the attribution rule
-(runner/attribution.py) say; what is not the entrant's fault runs again, marked, costing no quota."""
+(runner/attribution.py) say; what is our fault runs again, marked, costing no quota, and nothing else does."""
 
 from __future__ import annotations
 
@@ -143,38 +143,36 @@ def test_our_fault_on_every_attempt_leaves_the_item_out_and_the_record_not_final
     assert board(tmp_path / "broken").problems == ()  # a run not final may lack clips
 
 
-def test_a_dropped_connection_is_the_networks_and_runs_again(tmp_path: Path) -> None:
-    _, evidence = _run(tmp_path, model=Model(flaw="drops_once"))
+@pytest.mark.parametrize("flaw", ["drops_once", "drops_always"])
+def test_a_dropped_connection_is_the_networks_and_stands_as_a_failed_item(tmp_path: Path, flaw: str) -> None:
+    """No re-run for the network: the one attempt is the item's result, failed, attributed to the network with
+    that connection's evidence, and the record scores the clip as it scores any failed clip."""
+    path, evidence = _run(tmp_path / "dropped", model=Model(flaw=flaw))
     message = RUN.settings.failure("network_interrupted").message
+    assert evidence["items"]
     for item in evidence["items"]:
-        first, second = item["attempts"]
-        assert first["failure"] == {
+        (only,) = item["attempts"]
+        assert only["failure"] == {
             "code": "network_interrupted",
             "attributed_to": "network",
             "message": message,
         }
-        assert first["outcome"] == "rerun" and not first["costs_quota"]
-        assert first["connection"]["close"] | {"t": 0} == {
+        assert only["outcome"] == "scored" and only["costs_quota"]
+        assert only["detail"].startswith("the connection ended with no close frame from the endpoint while ")
+        assert only["connection"]["close"] | {"t": 0} == {
             "code": None,
             "reason": "",
             "close_frame": False,
             "by": "network",
             "t": 0,
         }
-        assert second["outcome"] == "scored" and second["failure"] is None
-        assert item["attributed_to"] is None
-
-
-def test_an_endpoint_that_drops_every_attempt_is_the_entrants(tmp_path: Path) -> None:
-    _, evidence = _run(tmp_path, model=Model(flaw="drops_always"))
-    closed = RUN.settings.failure("closed_before_response")
-    for item in evidence["items"]:
-        attempts = item["attempts"]
-        assert [a["failure"]["code"] for a in attempts] == ["network_interrupted"] * (
-            RUN.policy.max_attempts - 1
-        ) + ["closed_before_response"]
-        assert attempts[-1]["failure"]["attributed_to"] == closed.attributed_to == "entrant"
-        assert item["attributed_to"] == "entrant"
+        assert only["connection"]["frames"]  # the frames up to the drop are kept
+        assert [v["failure"]["code"] for v in only["verdicts"]] == ["network_interrupted"]
+        assert item["outcome"] == "scored" and item["attributed_to"] == "network"
+    # Failed as any clip is: recognition scores it with no hypothesis, every reference character deleted.
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["final"] and len(record["clips"]) == len(evidence["items"])
+    assert all(c["D"] == c["N"] and c["S"] == c["I"] == 0 for c in record["clips"])
 
 
 def test_a_stall_of_our_clock_reruns_every_item_it_held_up_at_no_cost(tmp_path: Path) -> None:

@@ -503,6 +503,7 @@ def test_every_failure_the_machine_reports_has_a_sentence_in_the_catalogue() -> 
         "upgrade_rejected",
         "scheme_mismatch",
         "upgrade_stalled",
+        "network_interrupted",
     }
 
 
