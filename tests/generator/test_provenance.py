@@ -250,6 +250,7 @@ def couple(data: dict[str, Any], file: str, key: Key, old: Any, new: Any) -> Non
         )
 
 
+VERSION_CHOICES: dict[str, list[str]] = {"python": ["3.12", "3.13"], "node": ["21", "23"]}
 AUDIO_CHOICES: dict[str, list[int]] = {
     "sample_bits": [24, 32, 8],
     "channels": [2],
@@ -262,6 +263,9 @@ def mutate(folder: Path, file: str, key: Key, old: Any) -> Any:
     seen = baseline()
     choices = AUDIO_CHOICES.get(str(key[-1]))
     options: Iterator[Any] = iter(choices) if key[0] == "audio" and choices else candidates(old)
+    if key[:2] == ("starter_kit", "versions"):
+        # A version keeps its shape (the model's pattern): the next releases of the same line.
+        options = iter(VERSION_CHOICES[str(key[-1])])
     pristine = config_data(folder)
     for new in options:
         if isinstance(old, float) and not 0 < new <= 1 and old <= 1:
