@@ -29,10 +29,6 @@ PACKAGES = {
 # the config through generator while `cvb run` (generator/cli.py) dispatches to runner.cli; the entry goes when
 # the config's loading sits below both, as protocol_data/ now does for the kit.
 PACKAGE_CIRCLES_BEING_REMOVED = {frozenset({"generator", "runner"})}
-# Benchmarks that still borrow a test helper. bench/run.py (the runner's, written in parallel with this test)
-# takes its pool writer from tests/runner/support.py; that writer belongs in the runner package: delete this
-# entry when it moves.
-BENCH_IMPORTING_TESTS_BEING_MOVED = {"run.py"}
 
 
 def module_files(packages: Mapping[str, Path]) -> dict[str, Path]:
@@ -183,9 +179,7 @@ def test_packages_import_one_way_but_for_the_named_exception() -> None:
 
 def test_the_benchmarks_import_package_code_only() -> None:
     """bench/ measures the project's code; helpers it shares with the tests live in the packages."""
-    files = sorted(
-        p for p in (ROOT / "bench").glob("*.py") if p.name not in BENCH_IMPORTING_TESTS_BEING_MOVED
-    )
+    files = sorted(p for p in (ROOT / "bench").glob("*.py"))
     assert files
     for path in files:
         tops = {
