@@ -276,8 +276,8 @@ CLIPS = CONFIG.protocol.connection_test.clips
         # A number written in Chinese words.
         (
             "zh/index.html",
-            f"跑{_spelled(CLIPS)}段",
-            f"跑{_spelled(CLIPS + 1)}段",
+            f"播放{_spelled(CLIPS)}段",
+            f"播放{_spelled(CLIPS + 1)}段",
             _spelled(CLIPS + 1),
             _spelled(CLIPS),
             "protocol.connection_test.clips",
