@@ -147,10 +147,12 @@ def dirty_files(root: Path) -> list[str]:
 
 
 def commit_command(files: list[str], issued: str, summary: str) -> str:
-    """The exact command that commits everything a cut wrote, and nothing else."""
+    """The exact command that commits everything a cut wrote, and nothing else. The subject names the issue
+    (short, as CONTRIBUTING.md asks of every subject); the summary is the body."""
     quoted = " ".join(shlex.quote(f) for f in files)
-    message = shlex.quote(f"Issue {issued}: {summary}")
-    return f"git add {quoted} && git commit -m {message} -- {quoted}"
+    subject = shlex.quote(f"Issue {issued}")
+    body = shlex.quote(summary)
+    return f"git add {quoted} && git commit -m {subject} -m {body} -- {quoted}"
 
 
 @dataclass(frozen=True)
