@@ -26,13 +26,19 @@ def edit(name: str, old: str, new: str) -> Callable[[Path], None]:
 
 
 def line_of(name: str, needle: str, *, occurrence: int = 1) -> int:
-    seen = 0
-    for number, line in enumerate((CONFIG / name).read_text(encoding="utf-8").splitlines(), start=1):
-        if needle in line:
-            seen += 1
-            if seen == occurrence:
-                return number
-    raise AssertionError(f"{needle!r} not in {name} {occurrence} times")
+    """The line of the needle's `occurrence`-th appearance in the file (-1: its last)."""
+    found = [
+        number
+        for number, line in enumerate((CONFIG / name).read_text(encoding="utf-8").splitlines(), start=1)
+        if needle in line
+    ]
+    if not found or occurrence > len(found):
+        raise AssertionError(f"{needle!r} not in {name} {occurrence} times")
+    return found[occurrence - 1] if occurrence > 0 else found[occurrence]
+
+
+# The issue in force is the last record: a version bump is checked against it.
+LATEST_ISSUE = (CONFIG / "platform.yaml").read_text(encoding="utf-8").count("\n  - issued: ") - 1
 
 
 # (case id, edit, file, line of the key in the pristine file, key, words the sentence must contain)
@@ -161,8 +167,8 @@ CASES = [
         "protocol version without an issue record",
         edit("protocol.yaml", 'version: "1.2"', 'version: "1.3"'),
         "platform.yaml",
-        line_of("platform.yaml", 'protocol: "1.2"'),
-        "issues[0].protocol",
+        line_of("platform.yaml", 'protocol: "1.2"', occurrence=-1),
+        f"issues[{LATEST_ISSUE}].protocol",
         "cvb issue new --protocol 1.3",
     ),
     (

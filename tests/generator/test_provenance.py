@@ -28,7 +28,8 @@ from generator.rules_export import scoring_rules_json
 from tests.generator.conftest import project_copy
 
 LAYOUT = Layout()
-SHA256_HEX = re.compile(r"\b[0-9a-f]{64}\b")
+# A sha256, or a commit named by its hash: records of what was built, whose hex digits may read as numbers.
+SHA256_HEX = re.compile(r"\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b")
 Key = tuple[str | int, ...]
 
 
@@ -64,9 +65,12 @@ SETTINGS = [
     (file, key, value)
     for file, data in config_data(LAYOUT.config).items()
     for key, value in leaves(data)
-    # An issue's PDF hashes are a record of what was printed, checked by `cvb issue pdf`, not a published number.
+    # An issue's PDF hashes, its commit and its settings' hash are a record of what was printed, checked by
+    # `cvb check` and `cvb issue pdf`, not published numbers.
     # glossary.yaml holds wording; a number in a translation is a copy the config check compares with its English.
-    if is_platform_number(value) and "pdfs" not in key and file != "glossary.yaml"
+    if is_platform_number(value)
+    and not {"pdfs", "commit", "config_sha256"} & set(map(str, key))
+    and file != "glossary.yaml"
 ]
 
 
@@ -94,7 +98,7 @@ NOT_ON_THE_CHINESE_PAGES: dict[tuple[str, Key], str] = {
 
 def published_zh(rendered: Rendered) -> str:
     """The Chinese edition: every setting the English pages show, the Chinese pages show too."""
-    return "\n".join([*rendered.zh_pages.values(), rendered.zh_not_found])
+    return SHA256_HEX.sub("<sha256>", "\n".join([*rendered.zh_pages.values(), rendered.zh_not_found]))
 
 
 @functools.cache
@@ -228,7 +232,8 @@ def couple(data: dict[str, Any], file: str, key: Key, old: Any, new: Any) -> Non
     elif file == "protocol.yaml" and key == ("version",):
         data["platform.yaml"]["issues"][-1]["protocol"] = new
     elif file == "platform.yaml" and key[0] == "issues" and key[-1] == "protocol":
-        data["protocol.yaml"]["version"] = new
+        if key[1] in (-1, len(data[file]["issues"]) - 1):  # the issue in force names the protocol in use
+            data["protocol.yaml"]["version"] = new
     elif (
         (file, key) == ("scoring.yaml", ("current_scoring_version",))
         or (file == "platform.yaml" and key[-1] == "scoring_version")
@@ -267,6 +272,9 @@ def mutate(folder: Path, file: str, key: Key, old: Any) -> Any:
         # A version keeps its shape (the model's pattern): the next releases of the same line.
         options = iter(VERSION_CHOICES[str(key[-1])])
     pristine = config_data(folder)
+    if file == "platform.yaml" and key[0] == "issues" and key[-1] == "protocol":
+        # An earlier issue's protocol is older than the one in force: the previous minor versions.
+        options = iter(["1.1", "1.0"] if key[1] != len(pristine[file]["issues"]) - 1 else candidates(old))
     for new in options:
         if isinstance(old, float) and not 0 < new <= 1 and old <= 1:
             continue
