@@ -18,6 +18,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     new.add_argument("--date", required=True, help="the issue date, YYYY-MM-DD")
     new.add_argument("--summary", required=True, help="one sentence: what changed")
     new.add_argument(
+        "--summary-zh",
+        required=True,
+        help="the same sentence in Hong Kong written Chinese, for the Chinese changelog (glossary.yaml)",
+    )
+    new.add_argument(
         "--protocol", default=None, help="cut the issue with this new protocol version (sets protocol.yaml)"
     )
     new.add_argument(
@@ -54,6 +59,7 @@ def _new(args: argparse.Namespace, layout: Layout) -> int:
         layout,
         issued_text=args.date,
         summary=args.summary,
+        summary_zh=args.summary_zh,
         config_dir=args.config,
         protocol=args.protocol,
         scoring_version=args.scoring_version,

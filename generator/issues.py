@@ -105,6 +105,27 @@ def with_issue(text: str, issue: NewIssue) -> str:
     return "".join([*lines[:end], entry_text(issue), *lines[end:]])
 
 
+GLOSSARY_FILE = "glossary.yaml"
+
+
+def with_summary_zh(text: str, index: int, summary_zh: str) -> str:
+    """glossary.yaml with the Chinese sentence of issue `index`'s summary beside the earlier issues' ones: the
+    Chinese changelog shows it, and the config's hash (which the record pins) covers it."""
+    key = f"platform.issues[{index}].summary"
+    if f"  {key}:" in text:
+        raise IssueError(f"glossary.yaml already has a Chinese summary for issue {index} ({key}).")
+    lines = text.splitlines(keepends=True)
+    earlier = [n for n, line in enumerate(lines) if re.match(r"  platform\.issues\[\d+\]\.summary:", line)]
+    if not earlier:
+        raise IssueError(
+            "glossary.yaml has no Chinese summary of an earlier issue (platform.issues[N].summary under "
+            "zh_text) to put the new one beside."
+        )
+    line = f"  {key}: {json.dumps(summary_zh.strip(), ensure_ascii=False)}\n"
+    at = earlier[-1] + 1
+    return "".join([*lines[:at], line, *lines[at:]])
+
+
 def _config_copy(config_dir: Path, texts: dict[str, str], into: Path) -> Path:
     folder = into / "config"
     shutil.copytree(config_dir, folder)
@@ -167,6 +188,7 @@ def cut_issue(
     *,
     issued_text: str,
     summary: str,
+    summary_zh: str | None = None,
     config_dir: Path | None = None,
     protocol: str | None = None,
     scoring_version: str | None = None,
@@ -188,7 +210,7 @@ def cut_issue(
     head = _git(layout.root, "rev-parse", "HEAD").strip()
     texts = {
         name: (folder / name).read_text(encoding="utf-8")
-        for name in (PLATFORM_FILE, "protocol.yaml", "scoring.yaml")
+        for name in (PLATFORM_FILE, "protocol.yaml", "scoring.yaml", GLOSSARY_FILE)
     }
     for (name, key), version in (
         (VERSION_LINES["protocol"], protocol),
@@ -215,6 +237,10 @@ def cut_issue(
             f"The new issue must be dated after the latest issue ({latest.isoformat()}), "
             f"and {issued.isoformat()} is not."
         )
+    if summary_zh is not None:
+        if not summary_zh.strip():
+            raise IssueError("The new issue's Chinese summary (--summary-zh) is empty.")
+        texts[GLOSSARY_FILE] = with_summary_zh(texts[GLOSSARY_FILE], len(recorded), summary_zh)
     original = texts[PLATFORM_FILE]
     out = issue_folder(layout, issued.isoformat())
     with tempfile.TemporaryDirectory(prefix="cvb-issue-") as tmp:

@@ -26,6 +26,7 @@ from generator.issues import (
     parse_date,
     regenerate,
     with_issue,
+    with_summary_zh,
     with_version,
 )
 from generator.paths import Layout
@@ -153,7 +154,13 @@ def test_a_protocol_bump_is_cut_by_command_and_printed_again_byte_identical(
         ["git", "rev-parse", "HEAD"], cwd=layout.root, check=True, capture_output=True, text=True
     ).stdout.strip()
     assert (
-        main_cli(["issue", "new", "--date", day, "--summary", "Protocol 9.9.", "--protocol", "9.9"], layout)
+        main_cli(
+            [
+                *("issue", "new", "--date", day, "--summary", "Protocol 9.9.", "--protocol", "9.9"),
+                *("--summary-zh", "協定9.9版。"),
+            ],
+            layout,
+        )
         == 0
     )
     out = capsys.readouterr().out
@@ -228,3 +235,14 @@ def test_settings_changed_after_the_cut_print_no_pdf_and_the_changelog_says_so(t
 def test_an_issue_not_in_the_record_gets_a_sentence(repo_copy: Layout) -> None:
     with pytest.raises(IssueError, match="There is no issue dated 2020-01-01"):
         regenerate(repo_copy, "2020-01-01")
+
+
+def test_the_chinese_summary_is_written_beside_the_earlier_ones() -> None:
+    text = "zh_text:\n  platform.issues[0].summary: 第一期。\n  platform.rounds[0].name: 資格賽\n"
+    added = with_summary_zh(text, 1, "第二期：協定9.9版。")
+    assert added.splitlines()[2] == '  platform.issues[1].summary: "第二期：協定9.9版。"'
+    assert yaml.safe_load(added)["zh_text"]["platform.issues[1].summary"] == "第二期：協定9.9版。"
+    with pytest.raises(IssueError, match="already has a Chinese summary"):
+        with_summary_zh(added, 1, "again")
+    with pytest.raises(IssueError, match="no Chinese summary of an earlier issue"):
+        with_summary_zh("zh_text: {}\n", 1, "第二期。")
