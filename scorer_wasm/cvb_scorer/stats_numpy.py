@@ -107,8 +107,8 @@ def column_sums(
     columns: Sequence[Sequence[int]], *, resamples: int, seed: int, progress: Progress | None = None
 ) -> Int64Array:
     """``out[r, k]`` = column k's sum over resample r of the published draw, for non-negative columns of one
-    length ``n`` whose sums over ``n`` clips stay below ``2**SUM_BITS``. ``progress`` hears of the resamples
-    summed, a block at a time."""
+    length ``n`` whose sums over ``n`` clips stay below ``2**SUM_BITS``. ``progress`` hears of every resample
+    summed, as on the pure route, so a listener hears the same calls whichever route ran."""
     n = len(columns[0])
     bits = lane_bits(n)
     words = _pack(columns, n)
@@ -126,9 +126,11 @@ def column_sums(
         count = lanes.size // n
         for w, table in enumerate(tables):
             sums[row : row + count, w] = table.take(indices).reshape(count, n).sum(axis=1)
-        row += count
         if progress is not None:
-            progress("bootstrap", row, resamples)
+            # A block sums many resamples at once; each is told, in order, as the pure route tells it.
+            for done in range(row + 1, row + count + 1):
+                progress("bootstrap", done, resamples)
+        row += count
     out = np.empty((resamples, len(columns)), dtype=np.int64)
     for w, (_, fields) in enumerate(words):
         for k, shift, mask in fields:
