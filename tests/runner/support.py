@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
-from collections.abc import Coroutine, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -61,10 +61,16 @@ def board(folder: Path) -> Loaded:
     return load_folder(folder, rules=rules_from_json(scoring_rules_json(CONFIG)), spec=draw_spec(CONFIG))
 
 
-def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
-    # In a thread of its own: another test in this process (Playwright's sync API) may own a running loop.
+def in_own_thread(call: Callable[[], T]) -> T:
+    """call() in a thread of its own. The test worker's main thread may hold a running event loop, where
+    asyncio.run refuses to start: Playwright's sync API keeps one there for as long as tests/web's session-wide
+    browser fixture is open, and pytest-xdist may have run a browser test in this worker before."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result(timeout=300)
+        return pool.submit(call).result(timeout=300)
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    return in_own_thread(lambda: asyncio.run(coroutine))
 
 
 @contextmanager

@@ -16,7 +16,7 @@ from cvb_scorer.rules import rules_from_json
 
 from generator.results.aggregate import rows
 from generator.rules_export import scoring_rules_json
-from tests.runner.support import CONFIG, RUN, board
+from tests.runner.support import CONFIG, RUN, board, in_own_thread
 
 
 def _tool() -> ModuleType:
@@ -35,7 +35,10 @@ def test_the_example_board_is_made_by_runs(tmp_path: Path) -> None:
     out = tmp_path / "example"
     examples = tool.EXAMPLES[:2]
     tiers = {t: round(float(f) * RUN.draw_size) + 1 for t, f in RUN.strata.items()}
-    texts = tool.make(CONFIG, out, examples=examples, tiers=tiers, latency_scale=0.02, max_runs=1)
+    # The tool runs `cvb run`, which calls asyncio.run: off this thread, which may hold a loop.
+    texts = in_own_thread(
+        lambda: tool.make(CONFIG, out, examples=examples, tiers=tiers, latency_scale=0.02, max_runs=1)
+    )
     assert sorted(p.name for p in out.iterdir()) == ["entrants.yaml", "evidence", "pools", "runs"]
     loaded = board(out)
     assert loaded.problems == ()

@@ -22,6 +22,7 @@ from tests.runner.support import (
     SMALL,
     board,
     endpoint,
+    in_own_thread,
     run_async,
     served,
     write_endpoints,
@@ -116,20 +117,10 @@ def test_cvb_run_runs_a_queue_and_says_its_progress(tmp_path: Path) -> None:
     with served(texts, Model(error_rate=0.1, seed="cli")) as (url, stats):
         endpoints = write_endpoints(tmp_path / "endpoints.yaml", {"ex-01": (url, 3)})
         err = io.StringIO()
+        argv = ["run", "--out", str(tmp_path), "--endpoints", str(endpoints), "--queue", str(queue)]
         with redirect_stderr(err):
-            code = main(
-                [
-                    "run",
-                    "--out",
-                    str(tmp_path),
-                    "--endpoints",
-                    str(endpoints),
-                    "--queue",
-                    str(queue),
-                    "--fast",
-                    "--insecure",
-                ]
-            )
+            # `cvb run` calls asyncio.run, as it does from a shell: off this thread, which may hold a loop.
+            code = in_own_thread(lambda: main([*argv, "--fast", "--insecure"]))
         assert code == 0, err.getvalue()
         assert stats.most == 3
     lines = err.getvalue().splitlines()
