@@ -21,6 +21,7 @@ from typing import Any
 
 from cvb_scorer.audio import AudioError, AudioFormat, samples_of, wav_pcm
 
+from protocol_data.atomic import swap_in
 from protocol_data.settings import ProtocolDataError, load
 
 TIMEOUT_S = 60
@@ -82,19 +83,6 @@ def convert_command(plan: ClipPlan, out: Path) -> list[str]:
         *("-r", str(audio.sample_rate_hz), "-c", str(audio.channels), "-b", str(audio.sample_bits)),
         *("-e", "signed-integer", str(out), "gain", "-n", str(PEAK_DBFS)),
     ]
-
-
-def swap_in(new: Path, target: Path) -> None:
-    """Replace `target` with `new` (a sibling on the same file system) by renames only, so a reader never
-    sees a half-written folder."""
-    if target.exists():
-        old = target.with_name(f".{target.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        target.rename(old)
-        new.rename(target)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        new.rename(target)
 
 
 def _run(command: list[str], data: bytes | None = None) -> bytes:
