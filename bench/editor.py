@@ -17,6 +17,7 @@ intent to the first live result, and the megabytes transferred before it; --thro
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
@@ -300,8 +301,13 @@ def wait_kept(page: Any, site: editor_site.Site) -> None:
     """A return is a visit with the runtime kept: the service worker keeps the ~17 MB the visit fetched a moment
     after "ready", and the worker keeps the snapshot inflated once the reader pauses. A reload or restart in the
     middle of that would measure the keeping, not the return."""
-    fetched = sorted({site.url(path) for path, _, _ in site.requests if path.startswith(RUNTIME_PATHS)})
-    editor_site.until(page, RUNTIME_KEPT, fetched, seconds=60)
+    fetched = {site.url(path) for path, _, _ in site.requests if path.startswith(RUNTIME_PATHS)}
+    # The wheels a restore installs are fetched at the reader's first pause, after "ready".
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    fetched |= {
+        site.url(f"assets/{path.removeprefix('../')}") for path in manifest["start_up_snapshot"]["packages"]
+    }
+    editor_site.until(page, RUNTIME_KEPT, sorted(fetched), seconds=60)
     editor_site.until(page, editor_site.INFLATED_KEPT, editor_site.inflated_copy_name(site), seconds=60)
 
 

@@ -128,7 +128,7 @@ def build_site(
                 cache=editions_cache,
             )
         with phase("precompress"):
-            precompress_tree(site, cache=layout.root / "build" / "cache" / "precompressed")
+            precompress_tree(site, cache=layout.precompressed_cache)
         with phase("swap"):
             swap_in(site, target)
     finally:

@@ -60,5 +60,9 @@ class Layout:
     def site(self) -> Path:
         return self.root / "site"
 
+    @property
+    def precompressed_cache(self) -> Path:
+        return self.root / "build" / "cache" / "precompressed"
+
     def template_dirs(self) -> list[Path]:
         return [self.templates, self.kit_templates, self.editor_web]

@@ -5,8 +5,9 @@ Beside each such file the build writes ``name.gz`` (gzip, level 9, no name or ti
 is smaller by a tenth or more. A host that knows them (nginx ``gzip_static``/``brotli_static``, Apache
 ``mod_rewrite`` rules, `cvb serve`) sends the copy with ``Content-Encoding`` when the browser accepts it, so the
 ~10 MB of Pyodide's WebAssembly travels as ~3 MB without the host compressing anything per request; a host that
-does not know them sends the original files and ignores the copies. Already compressed files (zip, wheels, the
-gzipped start-up snapshot, images, fonts) get none.
+does not know them sends the original files and ignores the copies. The editor's start-up snapshot (``.bin``, a
+memory image that Pyodide saves uncompressed) gets them too, so the browser decodes it as it arrives. Already
+compressed files (zip, wheels, images, fonts) get none.
 
 Brotli at quality 11 takes about a minute for Pyodide's WebAssembly, so copies are kept in a cache folder
 under the original's sha256 and made once per content.
@@ -25,7 +26,9 @@ import brotli  # type: ignore[import-untyped]
 
 # (Content-Encoding, file suffix), in the order a server prefers them when the browser accepts both.
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
-COMPRESSIBLE = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"})
+COMPRESSIBLE = frozenset(
+    {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".txt", ".wasm", ".map", ".bin"}
+)
 MIN_BYTES = 1024
 # A copy that saves less than this share is not worth a second file.
 MAX_RATIO = 0.9
@@ -36,13 +39,34 @@ def gzip_bytes(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
+# Brotli's best setting (quality 11) takes minutes on the editor's start-up snapshot, a memory image of tens of
+# megabytes that changes with every scorer wheel. Above LARGE_BYTES a file gets quality 10 with Brotli's largest
+# standard window (16 MiB, which every browser decodes): still far tighter than gzip on such an image, in a
+# fraction of quality 11's time (bench/editor.py --throttled-only reports what a cold start transfers).
+LARGE_BYTES = 16 * 2**20
+
+
+def brotli_settings(size: int) -> tuple[int, int]:
+    """(quality, lgwin) for a file of `size` bytes."""
+    return (11, 22) if size <= LARGE_BYTES else (10, 24)
+
+
 def brotli_bytes(data: bytes) -> bytes:
-    return bytes(brotli.compress(data, quality=11))
+    quality, lgwin = brotli_settings(len(data))
+    return bytes(brotli.compress(data, quality=quality, lgwin=lgwin))
 
 
 COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {"br": brotli_bytes, "gzip": gzip_bytes}
-# Part of the cache key: another encoder version may give other (equally valid) bytes.
-ENCODER_VERSIONS = {"br": f"brotli-{brotli.__version__}-q11", "gzip": "zlib-9"}
+
+
+def brotli_version(size: int) -> str:
+    quality, lgwin = brotli_settings(size)
+    # The default window (22) keeps the name copies were cached under before the setting varied.
+    return f"brotli-{brotli.__version__}-q{quality}" + ("" if lgwin == 22 else f"-w{lgwin}")
+
+
+# Part of the cache key: another encoder version or setting may give other (equally valid) bytes.
+ENCODER_VERSIONS: dict[str, Callable[[int], str]] = {"br": brotli_version, "gzip": lambda size: "zlib-9"}
 
 
 def accepted(header: str) -> dict[str, float]:
@@ -83,7 +107,7 @@ def candidates(root: Path) -> Iterator[Path]:
 def compressed(data: bytes, encoding: str, cache: Path | None) -> bytes:
     if cache is None:
         return COMPRESSORS[encoding](data)
-    key = hashlib.sha256(ENCODER_VERSIONS[encoding].encode() + b"\0" + data).hexdigest()
+    key = hashlib.sha256(ENCODER_VERSIONS[encoding](len(data)).encode() + b"\0" + data).hexdigest()
     kept = cache / f"{key}.{encoding}"
     if kept.is_file():
         return kept.read_bytes()
@@ -97,15 +121,29 @@ def compressed(data: bytes, encoding: str, cache: Path | None) -> bytes:
     return out
 
 
+def copies(data: bytes, *, cache: Path | None = None) -> dict[str, bytes]:
+    """The copies worth writing for a file's bytes, by encoding (empty when none saves enough)."""
+    made = {encoding: compressed(data, encoding, cache) for encoding, _ in ENCODINGS}
+    return {encoding: out for encoding, out in made.items() if len(out) <= len(data) * MAX_RATIO}
+
+
+def sent_bytes(name: str, data: bytes, *, cache: Path | None = None) -> int:
+    """What a browser that accepts every encoding receives for a file of this name and content: the size of
+    the preferred copy the build writes beside it, else of the file."""
+    if Path(name).suffix not in COMPRESSIBLE or len(data) < MIN_BYTES:
+        return len(data)
+    made = copies(data, cache=cache)
+    return next((len(made[encoding]) for encoding, _ in ENCODINGS if encoding in made), len(data))
+
+
 def precompress_tree(root: Path, *, cache: Path | None = None) -> list[Path]:
     """Write the copies beside every candidate under `root`; returns the copies written."""
     written = []
     for path in candidates(root):
-        data = path.read_bytes()
+        made = copies(path.read_bytes(), cache=cache)
         for encoding, suffix in ENCODINGS:
-            out = compressed(data, encoding, cache)
-            if len(out) <= len(data) * MAX_RATIO:
+            if encoding in made:
                 copy = path.with_name(path.name + suffix)
-                copy.write_bytes(out)
+                copy.write_bytes(made[encoding])
                 written.append(copy)
     return written

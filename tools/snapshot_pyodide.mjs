@@ -17,14 +17,13 @@
 // scorer wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it),
 // then installs those wheels' files into the restored runtime as well.
 //
-// Pyodide stores nothing compressed, so the file is gzipped here and inflated by the browser's own
-// DecompressionStream. `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored)
+// The file is the memory as Pyodide saves it, uncompressed: the build writes its precompressed copies
+// (generator/precompress.py), and the host sends one that the browser decodes as it arrives. `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored)
 // snapshot API; the Pyodide version is pinned in scorer_wasm/web/pyodide-pin.json, and a snapshot is only
 // ever restored by the Pyodide files it was made from (both reach the site from the same build).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
 
 import { snapshotHeapBytes, withMemoryOf } from "../scorer_wasm/web/memory.mjs";
 
@@ -138,4 +137,4 @@ if (answer !== "0 1") {
   );
   process.exit(1);
 }
-writeFileSync(outFile, gzipSync(memory, { level: 9 }));
+writeFileSync(outFile, memory);

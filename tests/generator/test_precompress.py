@@ -15,7 +15,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.precompress import accepted, chosen_encoding, compressed, gzip_bytes, precompress_tree
+from generator.precompress import (
+    LARGE_BYTES,
+    accepted,
+    brotli_settings,
+    brotli_version,
+    chosen_encoding,
+    compressed,
+    gzip_bytes,
+    precompress_tree,
+    sent_bytes,
+)
 from generator.serve import IMMUTABLE, REVALIDATE, SiteHandler
 
 BOTH = ["br", "gzip"]
@@ -71,6 +81,8 @@ def site_files(root: Path) -> dict[str, bytes]:
         "small.css": b"p{}",  # too small to be worth a copy
         "assets/noise.json": bytes((i * 7919) % 251 for i in range(8000)),  # incompressible enough
         "assets/kit.zip": b"PK" + b"z" * 5000,  # not a kind that is copied
+        # Pyodide's memory as it saves it: the editor's start-up snapshot.
+        "assets/runtime/fedcba9876543210/pyodide-snapshot.bin": b"\0" * 30000 + bytes(range(256)) * 40,
     }
     for name, data in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -89,6 +101,28 @@ def test_copies_are_written_only_where_they_pay(tmp_path: Path) -> None:
         decode = gzip.decompress if name.endswith(".gz") else brotli.decompress
         assert decode((tmp_path / name).read_bytes()) == original
         assert (tmp_path / name).stat().st_size <= 0.9 * len(original)
+
+
+def test_files_above_the_large_size_get_brotlis_widest_window_and_a_cache_name_of_their_own() -> None:
+    assert brotli_settings(LARGE_BYTES) == (11, 22)
+    assert brotli_settings(LARGE_BYTES + 1) == (10, 24)
+    # Copies cached before the setting varied keep their name; the large ones get another.
+    assert brotli_version(LARGE_BYTES) == f"brotli-{brotli.__version__}-q11"
+    assert brotli_version(LARGE_BYTES + 1) == f"brotli-{brotli.__version__}-q10-w24"
+
+
+def test_sent_bytes_is_the_size_of_the_copy_a_browser_gets(tmp_path: Path) -> None:
+    # The size the editor's manifest states for each runtime file: the Brotli copy's where the build writes one.
+    files = site_files(tmp_path)
+    written = {p.relative_to(tmp_path).as_posix() for p in precompress_tree(tmp_path)}
+    for name, data in files.items():
+        copy = f"{name}.br"
+        want = (tmp_path / copy).stat().st_size if copy in written else len(data)
+        assert sent_bytes(Path(name).name, data) == want, name
+    assert (
+        sent_bytes("pyodide-snapshot.bin", files["assets/runtime/fedcba9876543210/pyodide-snapshot.bin"])
+        < 3000
+    )
 
 
 @pytest.fixture

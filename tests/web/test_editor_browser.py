@@ -307,7 +307,7 @@ def test_instant_navigation_away_and_back_remounts_the_editor(site: editor_site.
 def test_without_its_snapshot_the_worker_boots_python_and_scores_alike(
     site: editor_site.Site, page: Any
 ) -> None:
-    page.route("**/pyodide-snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
+    page.route("**/pyodide-snapshot.bin", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(site.url(site.editor_path))
     editor = wait_live(page)
     assert editor.get_attribute("data-cvb-runtime") == "booted"
@@ -473,6 +473,11 @@ def test_with_the_data_saver_on_only_the_button_loads_the_scorer(
     )
 
 
+def sent_size(path: Path) -> int:
+    brotli = path.with_name(path.name + ".br")
+    return (brotli if brotli.is_file() else path).stat().st_size
+
+
 # Every change of the editor's status line and loading bar, in order, from the first byte.
 WATCH_LOADING = """
 () => {
@@ -513,9 +518,11 @@ def test_a_slow_connection_is_told_the_size_first_then_sees_the_bytes_arrive(
     manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
     snapshot = manifest["start_up_snapshot"]
     cold = {manifest["runtime"]["pyodide"] + name for name in editor_site.PYODIDE_FILES}
-    cold |= {snapshot["path"], *snapshot["packages"]}
-    size = sum(manifest["runtime"]["sizes"][path] for path in cold)
-    assert size == sum((site.root / "assets" / "wheels" / path).resolve().stat().st_size for path in cold)
+    # Before the first drawing: the snapshot and the scorer wheel (its hash); the other wheels at the first pause.
+    cold |= {snapshot["path"], manifest["runtime"]["scorer"]}
+    # As the files travel: the precompressed copy a browser that accepts Brotli gets, where the build wrote one.
+    size = sum(manifest["runtime"]["transfer"][path] for path in cold)
+    assert size == sum(sent_size((site.root / "assets" / "wheels" / path).resolve()) for path in cold)
     status = root.locator("[data-cvb-status]")
     page.wait_for_function(
         "(mb) => document.querySelector('[data-cvb-editor] [data-cvb-status]').textContent.includes(mb)",
@@ -605,7 +612,7 @@ def test_a_tampered_snapshot_is_refused_and_python_boots_instead(site: editor_si
         body = route.fetch().body()
         route.fulfill(status=200, body=body[:100] + bytes([body[100] ^ 1]) + body[101:])
 
-    page.route("**/pyodide-snapshot.bin.gz", tamper)
+    page.route("**/pyodide-snapshot.bin", tamper)
     page.goto(site.url(site.editor_path))
     assert wait_live(page).get_attribute("data-cvb-runtime") == "booted"
 

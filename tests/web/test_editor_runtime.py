@@ -32,14 +32,19 @@ def runtime_hits(site: editor_site.Site) -> list[str]:
 
 
 def first_visit_kept(site: editor_site.Site, page: Any) -> list[str]:
-    """Use the editor once and wait until the service worker keeps every runtime file the visit fetched."""
+    """Use the editor once and wait until the service worker keeps every runtime file the visit fetched, and the
+    wheels a restore installs, which the worker fetches at the reader's first pause."""
     site.requests.clear()
     page.goto(site.url(site.editor_path))
     wait_live(page)
     fetched = sorted({site.url(path) for path in runtime_hits(site)})
     assert any(url.endswith("/pyodide.asm.wasm") for url in fetched), fetched
-    assert any(url.endswith("/pyodide-snapshot.bin.gz") for url in fetched), fetched
-    editor_site.until(page, ALL_KEPT, [RUNTIME_CACHE, fetched])
+    assert any(url.endswith("/pyodide-snapshot.bin") for url in fetched), fetched
+    manifest = json.loads((site.root / "assets" / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    wheels = [
+        site.url(f"assets/{path.removeprefix('../')}") for path in manifest["start_up_snapshot"]["packages"]
+    ]
+    editor_site.until(page, ALL_KEPT, [RUNTIME_CACHE, sorted({*fetched, *wheels})])
     return fetched
 
 
@@ -183,6 +188,11 @@ DROP_KEPT = """
 async ([cacheName, url]) => (await caches.open(cacheName)).delete(url)
 """
 
+# The worker's copy of the snapshot on this origin's disk, which an eviction takes with the cache.
+DROP_INFLATED = """
+async (name) => (await navigator.storage.getDirectory()).removeEntry(name).then(() => true, () => false)
+"""
+
 
 def test_a_runtime_no_longer_kept_is_not_fetched_until_the_reader_wants_the_editor(
     site: editor_site.Site, page: Any
@@ -190,8 +200,14 @@ def test_a_runtime_no_longer_kept_is_not_fetched_until_the_reader_wants_the_edit
     # As after the browser evicted it, or a rebuilt site naming another snapshot: the worker started without
     # intent finds the snapshot not kept, says so and stops before fetching anything; intent then loads it.
     fetched = first_visit_kept(site, page)
-    [snapshot] = [url for url in fetched if url.endswith("/pyodide-snapshot.bin.gz")]
+    [snapshot] = [url for url in fetched if url.endswith("/pyodide-snapshot.bin")]
+    # Once the worker has written its copy to disk (at the reader's first pause), so that none appears later.
+    inflated = editor_site.inflated_copy_name(site)
+    editor_site.until(page, editor_site.INFLATED_KEPT, inflated, seconds=90)
     page.evaluate(DROP_KEPT, [RUNTIME_CACHE, snapshot])
+    assert page.evaluate(DROP_INFLATED, inflated)
+    # And the browser's HTTP cache, which would otherwise answer for the server and hide a fetch from it.
+    page.context.new_cdp_session(page).send("Network.clearBrowserCache")
     site.requests.clear()
     page.reload()
     page.wait_for_function("() => performance.getEntriesByName('cvb:not-kept').length > 0", timeout=30_000)
@@ -200,7 +216,7 @@ def test_a_runtime_no_longer_kept_is_not_fetched_until_the_reader_wants_the_edit
     root = page.locator(FULL).first
     assert root.get_attribute("data-cvb-engine") == "idle"
     wait_live(page)
-    assert any(path.endswith("/pyodide-snapshot.bin.gz") for path in runtime_hits(site))
+    assert any(path.endswith("/pyodide-snapshot.bin") for path in runtime_hits(site))
 
 
 SAVE_DATA = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})});"
