@@ -12,7 +12,9 @@ while typing. With --files, also a 16,000-clip pair of files scored in the brows
 once (it takes minutes): when the figures and the table show, before the intervals, and when the whole report does.
 With --throttled, also a cold start on a throttled connection (10 Mbit/s, 40 ms; Chromium's own throttling):
 intent to the first live result, and the megabytes transferred before it; --throttled-only measures that alone
-(three runs, into bench/results/editor-throttled.json).
+(three runs, into bench/results/editor-throttled.json). --large-pair-only: a pair of about 50 MB (403,923 clips)
+scored in the browser's file mode, once: its time by phase and the browser's peak memory, PSS (into
+bench/results/editor-large-pair.json).
 """
 
 from __future__ import annotations
@@ -450,6 +452,95 @@ def files_in_browser(
     }
 
 
+LARGE_PAIR_CLIPS = 403_923
+
+
+def process_tree_pss(root_pid: int) -> int:
+    """Proportional resident bytes (PSS: a page shared by n processes counts 1/n in each, so the sum counts it
+    once) of a process and all its descendants (Linux /proc): the browser with its renderer, GPU and utility
+    processes, where the page's worker and its WebAssembly memory live."""
+    total = 0
+    pending = [root_pid]
+    while pending:
+        pid = pending.pop()
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+            total += next(
+                int(line.split()[1]) * 1024 for line in rollup.splitlines() if line.startswith("Pss:")
+            )
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                pending.extend(int(child) for child in (task / "children").read_text().split())
+        except (OSError, StopIteration):
+            continue  # gone meanwhile, or a kernel thread without memory
+    return total
+
+
+def browser_pid(profile: str) -> int:
+    """The browser process started with this user-data-dir."""
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if f"--user-data-dir={profile}".encode() in cmdline and not any(
+                arg.startswith(b"--type=") for arg in cmdline
+            ):
+                return int(proc.name)
+    raise RuntimeError(f"no browser process with --user-data-dir={profile}")
+
+
+def large_pair_in_browser(
+    playwright: Any, site: editor_site.Site, launch: dict[str, Any], folder: Path
+) -> dict[str, Any]:
+    """A pair of files of LARGE_PAIR_CLIPS clips (about 50 MB) scored in the browser's file mode, once: the
+    file sizes, seconds from choosing the second file to each phase and to the whole report, and the peak
+    proportional resident memory (PSS) of the browser's processes meanwhile (sampled every quarter second)."""
+    import threading
+
+    from pairs import corpus_pairs
+    from test_editor_files import write_pair
+
+    ref, hyp = write_pair(folder, corpus_pairs(LARGE_PAIR_CLIPS), missing=20)
+    megabytes = round((ref.stat().st_size + hyp.stat().st_size) / 1e6, 1)
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **launch)
+        pid = browser_pid(profile)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(site.url(site.editor_path), wait_until="load")
+        box = page.locator(f"{FULL_EDITOR} [data-cvb-files]")
+        box.locator("summary").click()
+        box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+        page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-engine="ready"]', timeout=120_000)
+        page.evaluate(WATCH_PHASES, FULL_EDITOR)
+        idle_pss = process_tree_pss(pid)
+        peak = [idle_pss]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.25):
+                peak[0] = max(peak[0], process_tree_pss(pid))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        started = time.monotonic()
+        box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
+        page.wait_for_selector(f"{FULL_EDITOR} [data-cvb-files-actions]:not([hidden])", timeout=3_600_000)
+        browser_s = time.monotonic() - started
+        done.set()
+        sampler.join()
+        phases = page.evaluate("() => window.cvbPhases")
+        context.close()
+    return {
+        "clips": LARGE_PAIR_CLIPS,
+        "files_mb": megabytes,
+        "browser_s": round(browser_s, 1),
+        "browser_phases_s": phases,
+        "browser_pss_before_mb": round(idle_pss / 1e6),
+        "browser_pss_peak_mb": round(peak[0] / 1e6),
+    }
+
+
 # Chromium's own network throttling (DevTools' Network.emulateNetworkConditions), as a reader on a modest
 # connection meets the editor: 10 Mbit/s down and up, 40 ms added to every round trip.
 THROTTLED = {"offline": False, "latency": 40, "downloadThroughput": 10e6 / 8, "uploadThroughput": 10e6 / 8}
@@ -517,6 +608,10 @@ def main() -> int:
             if "--throttled-only" in sys.argv:
                 throttled = throttled_cold_start(playwright, site, launch, editor_url)
                 publish(RESULTS.with_name("editor-throttled.json"), throttled)
+                return 0
+            if "--large-pair-only" in sys.argv:
+                large = large_pair_in_browser(playwright, site, launch, Path(tmp))
+                publish(RESULTS.with_name("editor-large-pair.json"), large)
                 return 0
             for _ in range(RUNS):
                 runs.append(one_run(playwright, site, launch, editor_url, keystrokes_only=keystrokes_only))
