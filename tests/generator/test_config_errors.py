@@ -68,6 +68,14 @@ CASES = [
         "required key is missing",
     ),
     (
+        "a scored run with no attempt per item",
+        edit("protocol.yaml", "  max_attempts: 3", "  max_attempts: 0"),
+        "protocol.yaml",
+        line_of("protocol.yaml", "  max_attempts: 3"),
+        "scored_run.max_attempts",
+        "greater than 0",
+    ),
+    (
         "unknown key",
         edit("rounds.yaml", "runs_per_round: 3", "runs_per_round: 3\nrun_per_round: 4"),
         "rounds.yaml",
