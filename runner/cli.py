@@ -8,11 +8,11 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from cvb_scorer.draw import DrawError
 
-from generator.config import Config
+from protocol_data.run import RunData
 from runner.jobs import (
     Job,
     JobError,
@@ -80,9 +80,8 @@ class _Progress:
         self.stream.flush()
 
 
-def _jobs(args: argparse.Namespace, config: Config) -> list[Job]:
-    rounds = [r.id for r in config.platform.rounds]
-    runs = config.rounds.runs_per_round
+def _jobs(args: argparse.Namespace, data: RunData) -> list[Job]:
+    rounds, runs = list(data.rounds), data.runs_per_round
     if args.queue is not None:
         single = [o for o in ("entrant", "pillar", "round", "run", "seed", "window") if getattr(args, o)]
         if single:
@@ -94,11 +93,10 @@ def _jobs(args: argparse.Namespace, config: Config) -> list[Job]:
     missing = [o for o in ("entrant", "pillar", "run", "seed") if getattr(args, o) is None]
     if missing:
         raise JobError(f"a single job needs --{', --'.join(missing)} (or give --queue FILE).")
-    standing = next(r.id for r in config.platform.rounds if r.standing)
     job = Job(
         entrant=args.entrant,
         pillar=args.pillar,
-        round=args.round or standing,
+        round=args.round or data.standing_round,
         run=args.run,
         seed=args.seed,
         window=args.window,
@@ -106,9 +104,12 @@ def _jobs(args: argparse.Namespace, config: Config) -> list[Job]:
     return [check_job(job, where="the job", rounds=rounds, runs_per_round=runs)]
 
 
-def run(args: argparse.Namespace, *, config: Config, stderr: TextIO | None = None) -> int:
-    """0 when every job's record is written, 2 when the input is refused (said in one sentence)."""
+def run(args: argparse.Namespace, *, config: Any, stderr: TextIO | None = None) -> int:
+    """`cvb run` with parsed options and the config (the generator's validated Config, or the config files' plain
+    data: see protocol_data.run): 0 when every job's record is written, 2 when the input is refused (said in one
+    sentence)."""
     # Imported here so that `cvb` commands that open no socket need neither websockets nor the scorer's metrics.
+    from protocol_data.run import run_data
     from runner.from_config import run_settings
     from runner.shell import run_jobs
     from starter_kit.connection_test.client import UsageError
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace, *, config: Config, stderr: TextIO | None = Non
     stderr = stderr or sys.stderr
     settings = run_settings(config, paced=not args.fast, insecure=args.insecure)
     try:
-        jobs = _jobs(args, config)
+        jobs = _jobs(args, run_data(config))
         endpoints = load_endpoints(args.endpoints)
         pools_dir = args.pools or args.out / "pools"
         pools = {
@@ -149,19 +150,3 @@ def run(args: argparse.Namespace, *, config: Config, stderr: TextIO | None = Non
     if not args.quiet:
         print(f"Connections open at once: at most {slots.total_most} (budget {args.budget}).", file=stderr)
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from generator.config import ConfigError, load_config
-    from generator.paths import Layout
-
-    parser = argparse.ArgumentParser(prog="python -m runner", description=DESCRIPTION)
-    parser.add_argument("--config", type=Path, default=None, help="config folder (default: platform_config/)")
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        config = load_config(args.config or Layout().config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    return run(args, config=config)
