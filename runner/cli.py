@@ -1,5 +1,5 @@
 """`cvb run`: one job from options, or a queue of jobs (optionally one shard of it), within a total connection
-budget and each entrant's declared concurrency, with a progress line per finished item."""
+budget and each entrant's declared concurrency, with a progress bar per job and overall (runner/progress.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from runner.jobs import (
     parse_shard,
     select_shard,
 )
+from runner.progress import JobProgress, block, update_line
 
 DESCRIPTION = (
     "Run scored runs: draw each job's clips with its seed and window from the round's pool, run them against "
@@ -63,20 +64,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
-class _Progress:
+class ProgressShell:
+    """Prints runner.progress's text as jobs move: on a terminal, the whole block (a bar per job and one overall)
+    redrawn in place; anywhere else, one line per update, so a log reads top to bottom."""
+
     def __init__(self, jobs: Sequence[Job], *, stream: TextIO) -> None:
         self.stream = stream
-        self.done: dict[str, int] = {}
-        self.total: dict[str, int] = {job.name: 0 for job in jobs}
+        self.terminal = stream.isatty()
+        self.jobs = {job.name: JobProgress(name=job.name, done=0, total=0) for job in jobs}
+        self.drawn = 0  # lines of the block on the terminal now
 
     def __call__(self, job: Job, done: int, total: int) -> None:
-        self.done[job.name], self.total[job.name] = done, total
-        items = sum(self.done.values())
-        all_items = sum(self.total.values())
-        jobs_done = sum(1 for name, t in self.total.items() if t and self.done.get(name) == t)
-        self.stream.write(
-            f"[{items}/{all_items} items, {jobs_done}/{len(self.total)} jobs] {job.name}: {done}/{total}\n"
-        )
+        moved = self.jobs[job.name] = JobProgress(name=job.name, done=done, total=total)
+        states = list(self.jobs.values())
+        if not self.terminal:
+            self.stream.write(update_line(states, moved) + "\n")
+        else:
+            # Up to the block's first line, then each line cleared and written again.
+            up = f"\x1b[{self.drawn}F" if self.drawn else ""
+            lines = block(states)
+            self.stream.write(up + "".join(f"\x1b[2K{line}\n" for line in lines))
+            self.drawn = len(lines)
         self.stream.flush()
 
 
@@ -124,7 +132,7 @@ def run(args: argparse.Namespace, *, config: Any, stderr: TextIO | None = None) 
             r: load_pool(pools_dir / f"{r}.jsonl", tiers=sorted(settings.strata))
             for r in sorted({job.round for job in jobs})
         }
-        progress = None if args.quiet else _Progress(jobs, stream=stderr)
+        progress = None if args.quiet else ProgressShell(jobs, stream=stderr)
         paths, slots = asyncio.run(
             run_jobs(
                 jobs,
