@@ -80,12 +80,15 @@ class Example:
     tone: float  # simulated tone survival (0: none survives)
     runs: int
     anchor: float | None
+    # Speech items of the entrant's last speech run whose tone survival has not come back from the recogniser:
+    # that record stays not final (the board shows the pillar provisional and withholds the Full Score).
+    tone_pending: int = 0
 
 
 EXAMPLES = (
     Example("ex-01", "Amber Finch", None, 0.08, 420, 82, 78, 3, 0.05),
     Example("ex-02", "Birch Heron", None, 0.10, 520, 80, 74, 3, 0.06),
-    Example("ex-03", "Cedar Wren", "Example Lab (fictional)", 0.12, 640, 77, 70, 3, 0.07),
+    Example("ex-03", "Cedar Wren", "Example Lab (fictional)", 0.12, 640, 77, 70, 3, 0.07, tone_pending=5),
     Example("ex-04", "Delta Kite", None, 0.20, 900, 70, 60, 2, None),
     Example("ex-05", "Ember Crane", None, 0.30, 1200, 62, 55, 2, 0.18),
     Example("ex-06", "Fjord Lark", None, 0.45, 1500, 50, 0, 1, 0.30),
@@ -200,14 +203,20 @@ def _grain(values: list[float]) -> list[int]:
 
 def fill_in(config: Config, folder: Path, examples: Sequence[Example]) -> None:
     """What no run gives, seeded per record (so any slice of the runs gives the same files): the awaiting records
-    become board records with the judge's scores; recognition gets its anchor; conversation timings their grain."""
+    become board records with the judge's scores (but for the speech items an example leaves pending); recognition
+    gets its anchor; conversation timings their grain."""
     by_id = {ex.id: ex for ex in examples}
     for path in sorted((folder / "awaiting").glob("*.json")):
         record = json.loads(path.read_text(encoding="utf-8"))
         record.pop("awaits")
         ex = by_id[record["entrant"]]
         rng = random.Random(f"example-judge-{path.stem}")
-        record["clips"] = [_judged(ex, record["pillar"], c, rng) for c in record["clips"]]
+        clips = record["clips"]
+        last_speech = record["pillar"] == "tts" and record["run"] == max(1, ex.runs - 1)
+        if last_speech and ex.tone_pending:
+            clips = clips[: len(clips) - ex.tone_pending]
+            record["final"] = False
+        record["clips"] = [_judged(ex, record["pillar"], c, rng) for c in clips]
         write_atomic(folder / "runs" / path.name, record_text(record))
         path.unlink()
     (folder / "awaiting").rmdir()
