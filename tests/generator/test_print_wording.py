@@ -1,13 +1,11 @@
 """Printed pages speak as print: what a page asks of a screen reader (change the hypothesis, paste, open a folded
 listing) has a paper wording (docs/print/wording.yaml), and none of the screen-only phrases reaches a PDF of
-either edition, read back with pdftotext."""
+either edition, read back with pdftotext (tests/generator/draft_pdfs.py)."""
 
 from __future__ import annotations
 
 import functools
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +13,9 @@ from generator.build import Rendered, render_all
 from generator.config import load_config
 from generator.pages.wording import Wording, WordingError, load_wordings, parse_wordings, sayer, wording_path
 from generator.paths import Layout
-from generator.pdf.editions import EDITIONS, Document
-from generator.pdf.issue import compose, render_for_print
-from generator.pdf.printer import print_cached
+from generator.pdf.editions import EDITIONS
+from generator.pdf.issue import render_for_print
+from tests.generator.draft_pdfs import draft_texts
 
 LAYOUT = Layout()
 CONFIG = load_config(LAYOUT.config)
@@ -98,42 +96,15 @@ def test_the_web_pages_ask_and_the_printed_pages_do_not(language: str) -> None:
     assert [key for key in WORDINGS if flat(str(say(key)), language) not in printed] == []
 
 
-def documents_covering_every_page() -> list[tuple[int, Document]]:
-    """Per edition, the fewest documents that print every page some document prints (the book holds three)."""
-    chosen = []
-    for number, edition in enumerate(EDITIONS):
-        covered: set[str] = set()
-        for document in sorted(edition.documents, key=lambda d: -len(d.pages)):
-            if not set(document.pages) <= covered:
-                chosen.append((number, document))
-                covered |= set(document.pages)
-    return chosen
-
-
 @pytest.mark.slow
 @pytest.mark.xdist_group("pdf")
-def test_no_screen_only_phrase_reaches_a_pdf_of_either_edition(tmp_path: Path) -> None:
-    """Printed from the current settings whatever the issue in force (an issue's own PDFs are checked by
-    test_pdf), so the paper wording is tested before the next issue is cut."""
-    checked = set()
-    for number, document in documents_covering_every_page():
-        edition = EDITIONS[number]
-        language = "zh" if edition.code.startswith("zh") else "en"
-        pdf = print_cached(compose(LAYOUT, render_for_print(LAYOUT, edition), edition, document), cache=None)
-        path = tmp_path / edition.filename(document, "draft")
-        path.write_bytes(pdf.data)
-        raw = subprocess.run(
-            ["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], capture_output=True, check=True
-        ).stdout.decode("utf-8")
-        # A line ending in a hyphen is read both ways: a word the printer hyphenated, and a hyphen kept.
-        text = "\n".join(
-            flat(re.sub(r"(\w)-\n(\w)", joined, raw), language) for joined in (r"\1\2", r"\1-\2")
-        )
-        assert found_in({document.slug: text}, language) == {}, edition.code
+def test_no_screen_only_phrase_reaches_a_pdf_of_either_edition() -> None:
+    drafts = draft_texts()
+    for draft in drafts:
+        assert found_in({draft.document.slug: draft.text}, draft.language) == {}, draft.edition.code
         # What paper says instead is there: the drawing is static, and the web page is named.
-        static = {"en": "The drawing below is static", "zh": "下面的圖是靜態的"}[language]
-        if "index.md" in document.pages:
-            assert flat(static, language) in text, edition.code
-        checked.add((edition.code, document.slug))
-    assert {code for code, _ in checked} == {e.code for e in EDITIONS}
-    assert {slug for _, slug in checked} >= {"book"}
+        if "index.md" in draft.document.pages:
+            static = {"en": "The drawing below is static", "zh": "下面的圖是靜態的"}[draft.language]
+            assert flat(static, draft.language) in draft.text, draft.edition.code
+    assert {d.edition.code for d in drafts} == {e.code for e in EDITIONS}
+    assert "book" in {d.document.slug for d in drafts}
