@@ -38,7 +38,14 @@ def parse_wordings(text: str, *, shown: str, config: Config) -> dict[str, Wordin
     """The wordings of `text` (the file `shown`), each checked: both languages on both sides, known
     placeholders only, no typed digit, and screen-only phrases that the screen wording has and the paper one
     lacks once filled in."""
-    data = yaml.safe_load(text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f", line {mark.line + 1}" if mark is not None else ""
+        raise WordingError(
+            f"{shown}{line}: not valid YAML ({getattr(exc, 'problem', None) or exc})."
+        ) from None
     entries = data.get("wordings") if isinstance(data, dict) else None
     if not isinstance(entries, dict) or not entries:
         raise WordingError(f"{shown}: a mapping `wordings` of named wordings is expected at the top.")

@@ -76,6 +76,7 @@ def test_the_wording_file_is_read_and_bad_entries_get_a_sentence() -> None:
         ),
         "an unknown address": (text.replace("{url.methodology}", "{url.nowhere}", 1), "no 'nowhere'"),
         "a language missing": (text.replace("      zh: [按此展開]\n", ""), "`screen_only` needs exactly"),
+        "broken YAML": (text.replace("  delete_to_agree:", "  delete_to_agree: [", 1), "not valid YAML"),
     }
     for case, (changed, said) in broken.items():
         assert changed != text, case
