@@ -54,7 +54,7 @@ class Example:
 EXAMPLES = (
     Example("ex-01", "Amber Finch", None, 0.10, 82, 92, 78, 420, 3, True, 0.05),
     Example("ex-02", "Birch Heron", None, 0.11, 80, 90, 74, 520, 3, True, 0.06),
-    Example("ex-03", "Cedar Wren", "Example Lab (fictional)", 0.13, 77, 88, 70, 640, 3, False, 0.07),
+    Example("ex-03", "Cedar Wren", "Example Lab", 0.13, 77, 88, 70, 640, 3, False, 0.07),
     Example("ex-04", "Delta Kite", None, 0.22, 70, 85, 60, 900, 2, True, None),
     Example("ex-05", "Ember Crane", None, 0.35, 62, 80, 55, 1200, 2, True, 0.18),
     Example("ex-06", "Fjord Lark", None, 0.55, 50, 70, 0, 1500, 1, True, 0.30),
