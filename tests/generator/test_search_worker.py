@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import material
+import pytest
 
 from generator.paths import Layout
 
@@ -30,3 +33,22 @@ def test_the_search_worker_names_the_pinned_themes_worker() -> None:
     assert f'"assets/javascripts/workers/{theme_worker.group(1)}" | url' in (
         ROOT / "docs" / "overrides" / "main.html"
     ).read_text(encoding="utf-8")
+
+
+def test_the_search_worker_parses_and_names_no_other_origin() -> None:
+    text = WORKER.read_text(encoding="utf-8")
+    assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.IGNORECASE)
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: run `make node` (or install Node 20)")
+    # A classic worker script (importScripts), as the browser starts it.
+    result = subprocess.run([node, "--check", str(WORKER)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_editors_early_start_still_defers_the_site_search_worker() -> None:
+    """early.js holds the theme's search worker back while Python starts, recognising it by its address."""
+    early = (ROOT / "scorer_wasm" / "web" / "early.js").read_text(encoding="utf-8")
+    found = re.search(r"const SEARCH_WORKER = /(.+)/;", early)
+    assert found, "early.js no longer names the search worker's address"
+    assert re.search(found.group(1).replace("\\/", "/"), "/zh/assets/javascripts/workers/" + WORKER.name)

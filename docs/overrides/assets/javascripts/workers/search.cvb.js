@@ -26,7 +26,8 @@ let longest = 1;
 const passedOn = new WeakSet();
 
 function learn(index) {
-  const separator = new RegExp(index.config.separator, "gu");
+  // As the theme compiles it (its worker, `lunr.tokenizer.separator`).
+  const separator = new RegExp(index.config.separator);
   const fields = Object.keys(index.config.fields);
   for (const doc of index.docs) {
     for (const field of fields) {
