@@ -10,8 +10,11 @@ from __future__ import annotations
 import functools
 import http.client
 import http.server
+import selectors
+import signal
 import socket
 import struct
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,13 +23,17 @@ from pathlib import Path
 import pytest
 
 from generator import serve
+from generator.kit_servers import free_port
 from generator.paths import Layout
-from tests.generator.conftest import project_copy
+from tests.generator.conftest import REPO, project_copy
 
 ENGLISH_404 = "<html><body>Not here (English)</body></html>"
 CHINESE_404 = "<html><body>找不到此頁</body></html>"
 # Larger than any loopback socket buffers, so that the server is still writing when the client goes away.
 LARGE = 48 * 1024 * 1024
+CVB = str(REPO / ".venv" / "bin" / "cvb")
+# A guard against a build the test did not expect (a stale stamp would start one), not a time measured.
+FIRST_LINE_WAIT_S = 120
 
 
 class JoinedServer(http.server.ThreadingHTTPServer):
@@ -157,3 +164,41 @@ def test_the_inputs_cover_what_a_build_reads() -> None:
         layout.wheels,
     ):
         assert any(needed == root or needed.is_relative_to(root) for root in roots), needed
+
+
+def test_cvb_serve_serves_a_site_up_to_date_unbuilt_with_its_own_404_page(small_site: Path) -> None:
+    """The command itself: a site recorded as built from the current inputs, for this address, is served at once
+    without a build, a missing page gets the edition's 404 page, and Ctrl-C ends it cleanly."""
+    layout = Layout()
+    port = free_port()
+    digest = serve.inputs_digest(
+        layout, layout.config, code=serve.code_digest(), site_url=f"http://127.0.0.1:{port}/"
+    )
+    serve.record_build(layout, small_site, digest)
+    process = subprocess.Popen(
+        [CVB, "serve", "--out", str(small_site), "--port", str(port)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            ready = selector.select(timeout=FIRST_LINE_WAIT_S)
+        assert ready, "cvb serve said nothing: it is building a site that was up to date"
+        first = process.stdout.readline()
+        assert f"Serving {small_site.resolve()} (up to date with its inputs, not rebuilt)" in first, first
+        assert request(port, "GET", "/zh/no-such-page/") == (
+            404,
+            "text/html; charset=utf-8",
+            CHINESE_404.encode(),
+        )
+        assert request(port, "GET", "/")[0] == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=FIRST_LINE_WAIT_S)
+        serve._stamp_path(layout, small_site).unlink(missing_ok=True)
+    assert process.returncode == 0, errors
+    assert "Traceback" not in errors, errors
