@@ -274,7 +274,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (FileNotFoundError, SiteGeneratorError, StaleWheelError, BadRecordsError, WordingError, SynonymsError) as exc:
+    except (
+        FileNotFoundError,
+        SiteGeneratorError,
+        StaleWheelError,
+        BadRecordsError,
+        WordingError,
+        SynonymsError,
+    ) as exc:
         print(f"cvb {args.command}: {exc}", file=sys.stderr)
         return 2
 
