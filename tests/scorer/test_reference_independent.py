@@ -83,7 +83,7 @@ def test_the_oracles_run_in_a_fresh_interpreter_that_never_loads_the_fast_reader
 # Generated text made of every piece the readers look at.
 PIECES = [
     *"零〇一二三四五六七八九十百千萬億兩廿卅卌點万两亿点.0123456789",
-    *"%,、:-個歲日齊好龍蚊元仙正巴半分之 ",
+    *"%,、:-−–~〜個歲日齊好龍蚊元仙正巴半分之負至 ab",
     *("百分之", "百分百", "萬一", "十萬火急", "三三兩兩", "進退兩難", "一齊", "九龍"),
     *("港幣", "港元", "港紙", "美元", "美金", "美紙", "人民幣", "人仔"),
 ]
@@ -106,6 +106,7 @@ def test_the_plain_readers_fold_text_as_the_fast_readers_do(text: str) -> None:
     assert plain.currency_words(text) == fast.drop_currency_words(text), text
     assert plain.join_comma_ranges(text) == fast.join_comma_ranges(text), text
     assert plain.join_thousands(text) == fast.join_thousands(text), text
+    assert plain.signs(text) == fast.signs(text), text
 
 
 @settings(max_examples=300, deadline=None)

@@ -412,6 +412,47 @@ def _spoken(match: re.Match[str], minutes: str) -> str:
     return spoken_time(match[1], minutes, match.string[end : end + 1]) or match[0]
 
 
+# Signs between and before numbers in digits, read once the numerals are. A dash or a tilde between two numbers
+# of at most three digits, the first below the second, is a range (3-5 is 3至5, as 三至五 is); a longer group
+# (2345-6789), a chain of groups (2026-12-03, 1-2-3), a decimal beside it or a first number not below the second
+# keeps the dash, which the punctuation rule removes as before. A minus sign right before a number that nothing
+# number-like or letter-like precedes is a minus (-3度 is 負3度, as 負三度 is): it is written 負, which no rule
+# removes, so a sign is never lost and never joins a number.
+RANGE_DASHES = "-–~〜"
+MINUS_SIGNS = "-−"
+_DASH_RANGE = re.compile(
+    f"(?<![0-9A-Za-z.{re.escape(RANGE_DASHES + MINUS_SIGNS)}])([0-9]{{1,3}})[{re.escape(RANGE_DASHES)}]([0-9]{{1,3}})"
+    f"(?![0-9.]|[{re.escape(RANGE_DASHES)}][0-9])"
+)
+_MINUS = re.compile(f"[{re.escape(MINUS_SIGNS)}](?=[0-9])")
+_NOT_BEFORE_A_MINUS = frozenset(
+    "0123456789.%" + RANGE_DASHES + MINUS_SIGNS + "".join(NUMERAL_CHARS) + "".join(DECIMAL_WORDS)
+)
+SIGNS_TRIGGER = re.compile(f"[{re.escape(RANGE_DASHES + MINUS_SIGNS)}](?=[0-9])")
+RANGE_WORD = "至"
+MINUS_WORD = "負"
+
+
+def _range(match: re.Match[str]) -> str:
+    low, high = match.group(1), match.group(2)
+    return f"{low}{RANGE_WORD}{high}" if int(low) < int(high) else match.group()
+
+
+def _minus(match: re.Match[str]) -> str:
+    k = match.start()
+    before = match.string[k - 1] if k else ""
+    if before and (before in _NOT_BEFORE_A_MINUS or class_code(before) == "L"):
+        return match.group()
+    return MINUS_WORD
+
+
+def signs(text: str) -> str:
+    """3-5 → 3至5 (a range), -3 → 負3 (a minus): the signs rule."""
+    if SIGNS_TRIGGER.search(text) is None:
+        return text
+    return _MINUS.sub(_minus, _DASH_RANGE.sub(_range, text))
+
+
 # Hong Kong ways of saying a percentage or an hour, read once the numbers and the currency words are (the
 # spoken-forms rule): 巴仙 after a number is a percent sign (五十巴仙 = 50%), and 正 after an hour's 點 says
 # nothing more (三點正 = 三點 = 3:00). (百分百, 100%, is read with the numerals.)

@@ -41,6 +41,12 @@ HALF = "半"
 PERCENT_PREFIX = "百分之"
 HUNDRED_PERCENT = "百分百"
 ASCII_DIGITS = "0123456789"
+ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# A dash or a tilde between two numbers is a range, written 至; a minus sign before a number is written 負.
+RANGE_DASHES = "-–~〜"
+MINUS_SIGNS = "-−"
+RANGE_WORD = "至"
+MINUS_WORD = "負"
 # The value of each word that can be half of a range (三四個, 一兩日).
 RANGE_WORDS: dict[str, int] = {
     "一": 1,

@@ -24,6 +24,7 @@ from cvb_scorer.reference.numerals import (
     fold_numerals,
     join_comma_ranges,
     join_thousands,
+    signs,
     spoken_time,
 )
 from cvb_scorer.tokens import class_code
@@ -424,12 +425,12 @@ RULES: tuple[Rule, ...] = (
         "latin-words",
         Side.BOTH,
         "A hyphen or a dot between two letters joins them into one word (one Mix Error Rate token); between "
-        "two digits a dot is a decimal point and a hyphen separates.",
-        (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("3-5", "35")),
+        "two digits a dot is a decimal point, and a hyphen is left to the signs rule (a range, or removed).",
+        (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("5-3", "53")),
         latin_words,
         zh=(
             "兩個字母之間的連字號或圓點把它們連成一個詞（混合錯誤率的一個單位）；兩個數字之間的圓點是小數"
-            "點，連字號則是分隔。"
+            "點，連字號則交由符號規則處理（範圍，或刪除）。"
         ),
     ),
     Rule(
@@ -511,6 +512,33 @@ RULES: tuple[Rule, ...] = (
             "含數字字元但不是數字的詞語及成語保留原文，所以聽錯其中一個字只扣一分：來源是評分器本身的詞表、"
             "香港常用的成語，以及 HKCanCor 標註為數字或時間以外詞類的詞語。這些詞語從不讀成數字，也不會拆開"
             "以它開頭的較長數字（萬一千 是 11000）。詞語：" + " ".join(FIXED_WORDS) + "。"
+        ),
+    ),
+    Rule(
+        "signs",
+        Side.BOTH,
+        "Signs read once the numerals are: a dash or a tilde between two numbers of at most three digits, the "
+        "first below the second, is a range, written 至 (3-5 reads as 三至五 does); a minus sign right before a "
+        "number that no digit, letter, numeral or sign precedes is written 負 (-3度 reads as 負三度 does). A "
+        "longer group (a phone number 2345-6789), a chain (2026-12-03) or a falling pair keeps its dash, which "
+        "the punctuation rule removes.",
+        (
+            ("3-5", "3至5"),
+            ("三至五", "3至5"),
+            ("三-五個", "3至5個"),
+            ("10~15歲", "10至15歲"),
+            ("2345-6789", "23456789"),
+            ("2026-12-03", "20261203"),
+            ("-3度", "負3度"),
+            ("負三度", "負3度"),
+            ("covid-19", "covid19"),
+        ),
+        signs,
+        zh=(
+            "數字讀過後讀符號：兩個不超過三位的數之間的連字號或波浪號，前一個數較小，就是範圍，寫作「至」"
+            "（3-5 與三至五讀法相同）；數字前面緊接的減號，若前面不是數字、字母、數字詞或符號，寫作「負」"
+            "（-3度 與負三度讀法相同）。較長的一組（電話號碼 2345-6789）、一串（2026-12-03）或前大後小的一對，"
+            "連字號照舊由標點規則刪除。"
         ),
     ),
     Rule(

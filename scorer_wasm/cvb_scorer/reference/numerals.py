@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from cvb_scorer.reference.data import (
     ASCII_DIGITS,
+    ASCII_LETTERS,
     BIG_UNITS,
     DECIMAL,
     DIGIT_WORDS,
@@ -20,9 +21,13 @@ from cvb_scorer.reference.data import (
     LOCAL_WORDS,
     LONGEST_PIECE,
     LONGEST_VALUE,
+    MINUS_SIGNS,
+    MINUS_WORD,
     NUMERALS,
     PERCENT_PREFIX,
     POINTS,
+    RANGE_DASHES,
+    RANGE_WORD,
     RANGE_WORDS,
     SIMPLIFIED,
     SMALL_UNITS,
@@ -555,3 +560,63 @@ def _words_after_numbers(text: str) -> str:
 def currency_words(text: str) -> str:
     """The local currency's words before or after a number removed, any other written once after it."""
     return _words_after_numbers(_names_before_numbers(text))
+
+
+def _digits_from(text: str, start: int) -> int:
+    end = start
+    while end < len(text) and _digit(text[end]):
+        end += 1
+    return end
+
+
+def _range_ends(text: str, start: int) -> int | None:
+    """Where a range written with a dash that starts at ``start`` ends (3-5), or None."""
+    before = text[start - 1 : start]
+    if before and (_digit(before) or before in ASCII_LETTERS or before in "." + RANGE_DASHES + MINUS_SIGNS):
+        return None
+    dash = _digits_from(text, start)
+    if not 1 <= dash - start <= 3 or text[dash : dash + 1] == "" or text[dash] not in RANGE_DASHES:
+        return None
+    end = _digits_from(text, dash + 1)
+    if not 1 <= end - dash - 1 <= 3:
+        return None
+    after = text[end : end + 1]
+    if after == "." or (after != "" and after in RANGE_DASHES and _digit(text[end + 1 : end + 2])):
+        return None
+    return end
+
+
+def _minus_at(text: str, k: int) -> bool:
+    before = text[k - 1 : k]
+    return (
+        text[k] in MINUS_SIGNS
+        and _digit(text[k + 1 : k + 2])
+        and not (
+            before
+            and (
+                _digit(before)
+                or before in ".%" + RANGE_DASHES + MINUS_SIGNS
+                or before in _NUMBERISH
+                or class_code(before) == "L"
+            )
+        )
+    )
+
+
+def signs(text: str) -> str:
+    """A dash between two numbers of at most three digits, the first the lower, is 至 (3-5 → 3至5); then a
+    minus sign before a number that nothing number-like or letter-like precedes is 負 (-3 → 負3)."""
+    out = []
+    k = 0
+    while k < len(text):
+        end = _range_ends(text, k) if _digit(text[k]) else None
+        if end is None:
+            out.append(text[k])
+            k += 1
+            continue
+        dash = _digits_from(text, k)
+        low, high = text[k:dash], text[dash + 1 : end]
+        out.append(f"{low}{RANGE_WORD}{high}" if int(low) < int(high) else text[k:end])
+        k = end
+    ranged = "".join(out)
+    return "".join(MINUS_WORD if _minus_at(ranged, k) else ch for k, ch in enumerate(ranged))
