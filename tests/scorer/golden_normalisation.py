@@ -44,6 +44,8 @@ EXTRA = [
     # NORM_VERSION 7: a dash between two short numbers is a range (至); a minus before a number is 負.
     "3-5", "三至五", "3至5個", "10~15歲", "5-3", "2345-6789", "2026-12-03", "1-2-3", "-3度", "負三度", "−3",
     "溫度 -3.5度", "9:00-17:00", "covid-19",
+    # ... and a long word kept as written with one character misheard is kept as written.
+    "十萬伙急", "三三兩倆", "佢十萬伙急咁", "五顏六式", "五顏六七", "一個月",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

@@ -207,8 +207,12 @@ ISSUE_EXAMPLES = [
     ("兩萬", "两万", 2, 2),
     # an exception never breaks a longer number
     ("萬一千蚊", "11000蚊", 0, 0),
-    # idioms kept as written
+    # idioms kept as written: one misheard character costs one error
     ("十萬火急", "十萬火急", 0, 0),
+    ("十萬火急", "十萬伙急", 1, 1),
+    ("三三兩兩", "三三兩倆", 1, 1),
+    ("五顏六色", "五顏六式", 1, 1),
+    ("佢十萬火急咁", "佢十萬伙急咁", 1, 1),
     # currency names kept, folded one way
     ("五十港元", "五十美金", 2, 2),
     ("HK$20,000", "US$20,000", 2, 2),
@@ -242,6 +246,12 @@ def test_a_sign_or_a_range_is_never_lost(ref: str, hyp: str) -> None:
     # Before: -3度 read as 3度, and 3-5 as 35.
     cer, mer = _costs(ref, hyp)
     assert cer > 0 and mer > 0
+
+
+def test_a_short_word_with_a_character_wrong_is_counting_again() -> None:
+    # Only words of four characters or more are recognised with a character misheard: 一個月 is no 一個人.
+    assert normalise_hypothesis("一個月").text == "1個月"
+    assert normalise_hypothesis("五顏六七").text == "5顏67"  # a numeral is never the misheard character
 
 
 def test_a_phone_number_or_a_date_with_dashes_reads_as_before() -> None:

@@ -534,6 +534,48 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
 _DIGITS_BETWEEN_DOTS = re.compile("[0-9]+(?: [0-9]+)+")
 
 
+# A word kept as written of at least this many characters (the idioms) is kept as written also when one of its
+# characters is misheard: replaced by a Han character that is not a numeral or a decimal word (十萬伙急 for
+# 十萬火急), so that the mishearing costs one error, not the digits of a number read out of the rest. Shorter
+# words are too close to ordinary counting (一個人, 一個月) to be recognised with a character wrong.
+MISHEARD_FROM = 4
+
+
+def _misheard_table() -> dict[str, tuple[tuple[int, str], ...]]:
+    """Each numeral -> (where it stands, word) for every long word kept as written that holds it."""
+    table: dict[str, list[tuple[int, str]]] = {}
+    for word in EXCEPTION_WORDS:
+        if len(word) >= MISHEARD_FROM:
+            for where, ch in enumerate(word):
+                if ch in NUMERAL_CHARS:
+                    table.setdefault(ch, []).append((where, word))
+    return {ch: tuple(entries) for ch, entries in table.items()}
+
+
+_MISHEARD = _misheard_table()
+
+
+def misheard_word_end(text: str, start: int, pos: int) -> int | None:
+    """Where a long word kept as written, with one character misheard, ends, when it covers the numeral run
+    starting at ``start`` and starts at or after ``pos``; the furthest such end, or None. The numeral at
+    ``start`` is one of the word's own (a misheard character is never a numeral)."""
+    best: int | None = None
+    for where, word in _MISHEARD.get(text[start], ()):
+        begin = start - where
+        end = begin + len(word)
+        if begin < pos or end > len(text) or (best is not None and end <= best):
+            continue
+        window = text[begin:end]
+        wrong = [k for k in range(len(word)) if window[k] != word[k]]
+        if len(wrong) == 1 and _misheard(window[wrong[0]]):
+            best = end
+    return best
+
+
+def _misheard(ch: str) -> bool:
+    return class_code(ch) in ("H", "C") and ch not in _NUMBERISH
+
+
 _TO_HONG_KONG = str.maketrans(SIMPLIFIED_NUMERALS)
 _SIMPLIFIED_NUMERAL = re.compile(f"[{''.join(SIMPLIFIED_NUMERALS)}]")
 # Simplified numerals written before a number in digits: what reading a number with Simplified numerals leaves
@@ -573,14 +615,14 @@ def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
         while k < len(words) and words[k][1] <= start:
             k += 1
         mark = _SIMPLIFIED_MARK.match(text, start) if simplified else None
+        at_word = k < len(words) and words[k][0] == start
         if k < len(words) and words[k][0] < start:
             out.append(text[start : words[k][1]])
             pos = words[k][1]
-        elif (
-            match.end() - start == 1
-            and text[start] in _ONE_CHARACTER_RUNS
-            and not (k < len(words) and words[k][0] == start)
-        ):
+        elif not at_word and (misheard := misheard_word_end(read, start, pos)) is not None:
+            out.append(text[start:misheard])
+            pos = misheard
+        elif match.end() - start == 1 and text[start] in _ONE_CHARACTER_RUNS and not at_word:
             # Most runs are one character (一個, 兩次), and what one folds to depends on nothing around it.
             out.append(_ONE_CHARACTER_RUNS[text[start]])
             pos = match.end()

@@ -58,6 +58,8 @@ RANGE_WORDS: dict[str, int] = {
 # The longest number read as a value, in digits; the longest piece of a run read as one of several numbers.
 LONGEST_VALUE = 40
 LONGEST_PIECE = 16
+# A word kept as written of at least this many characters (the idioms) is kept also with one character misheard.
+MISHEARD_FROM = 4
 
 # The local currency's names (they go) and every other currency's names with the one form each is written in.
 LOCAL_NAMES: tuple[str, ...] = ("港幣", "港元", "港紙")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.text import LIST_COMMAS, is_gap, join_latin_words, separator
-from cvb_scorer.reference.data import DECIMAL, FOREIGN, HALF, LOCAL_NAMES, NUMERALS
+from cvb_scorer.reference.data import DECIMAL, FOREIGN, HALF, LOCAL_NAMES, MISHEARD_FROM, NUMERALS
 from cvb_scorer.reference.numerals import (
     FIXED_WORDS,
     SPACE,
@@ -496,7 +496,12 @@ RULES: tuple[Rule, ...] = (
         "Words and idioms that hold numeral characters but are not numbers are kept as written, so a misheard "
         "character in one costs one error: the scorer's list, idioms heard in Hong Kong speech, and the words "
         "HKCanCor tags as anything but a number or a time. One is never read into a number, nor does it break "
-        "a longer number it starts (萬一千 is 11000). The words: " + " ".join(FIXED_WORDS) + ".",
+        "a longer number it starts (萬一千 is 11000). One of at least "
+        + str(MISHEARD_FROM)
+        + " characters is kept as written also with one character misheard as a Han character that is not a "
+        "numeral (十萬伙急 for 十萬火急), so the mishearing costs one error. The words: "
+        + " ".join(FIXED_WORDS)
+        + ".",
         (
             ("一齊", "一齊"),
             ("九龍", "九龍"),
@@ -506,12 +511,18 @@ RULES: tuple[Rule, ...] = (
             ("六合彩", "六合彩"),
             ("進退兩難", "進退兩難"),
             ("萬一千蚊", "11000"),
+            ("十萬伙急", "十萬伙急"),
+            ("三三兩倆", "三三兩倆"),
         ),
         None,
         zh=(
             "含數字字元但不是數字的詞語及成語保留原文，所以聽錯其中一個字只扣一分：來源是評分器本身的詞表、"
             "香港常用的成語，以及 HKCanCor 標註為數字或時間以外詞類的詞語。這些詞語從不讀成數字，也不會拆開"
-            "以它開頭的較長數字（萬一千 是 11000）。詞語：" + " ".join(FIXED_WORDS) + "。"
+            "以它開頭的較長數字（萬一千 是 11000）。不少於 "
+            + str(MISHEARD_FROM)
+            + " 個字的詞語，其中一個字聽錯成不是數字的漢字（十萬伙急 對 十萬火急），仍保留原文，所以只扣一分。詞語："
+            + " ".join(FIXED_WORDS)
+            + "。"
         ),
     ),
     Rule(

@@ -23,6 +23,7 @@ from cvb_scorer.reference.data import (
     LONGEST_VALUE,
     MINUS_SIGNS,
     MINUS_WORD,
+    MISHEARD_FROM,
     NUMERALS,
     PERCENT_PREFIX,
     POINTS,
@@ -386,6 +387,24 @@ def _fold_one(text: str, start: int, end: int) -> tuple[str, int]:
     return folded, end
 
 
+def misheard_word_end(text: str, start: int, pos: int) -> int | None:
+    """The furthest end of a window of ``text`` that starts at or after ``pos``, covers ``start`` and is a word
+    kept as written of at least ``MISHEARD_FROM`` characters with exactly one character replaced by a Han
+    character that is not a numeral or a decimal word (十萬伙急 for 十萬火急); None when there is none."""
+    ends = []
+    for word in FIXED_WORDS:
+        if len(word) < MISHEARD_FROM:
+            continue
+        for begin in range(max(pos, start - len(word) + 1), start + 1):
+            window = text[begin : begin + len(word)]
+            if len(window) < len(word):
+                continue
+            wrong = [k for k in range(len(word)) if window[k] != word[k]]
+            if len(wrong) == 1 and counted(window[wrong[0]]) and begin + wrong[0] != start:
+                ends.append(begin + len(word))
+    return max(ends) if ends else None
+
+
 def fold_numerals(text: str) -> str:
     """Every numeral run of ``text`` from the left in Arabic digits, as the numerals rule says; a Simplified
     numeral is read as its Hong Kong form and written before the number it is part of (三万五 → 万35000)."""
@@ -397,9 +416,14 @@ def fold_numerals(text: str) -> str:
     while start is not None:
         out.append(text[pos:start])
         inside = [span for span in words if span[0] < start < span[1]]
+        at_word = any(span[0] == start for span in words)
+        misheard = None if inside or at_word else misheard_word_end(hong_kong, start, pos)
         if inside:  # a run that starts inside a word kept as written (進退兩難) is part of it
             out.append(text[start : inside[0][1]])
             pos = inside[0][1]
+        elif misheard is not None:  # or inside one with a character misheard (十萬伙急)
+            out.append(text[start:misheard])
+            pos = misheard
         elif text[start] in SIMPLIFIED and _simplified_mark_end(text, start) is not None:
             # Simplified numerals before digits: what an earlier reading left, never read again.
             pos = _simplified_mark_end(text, start) or start
