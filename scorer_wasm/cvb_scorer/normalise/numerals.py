@@ -541,26 +541,57 @@ _DIGITS_BETWEEN_DOTS = re.compile("[0-9]+(?: [0-9]+)+")
 MISHEARD_FROM = 4
 
 
-def _misheard_table() -> dict[str, tuple[tuple[int, str], ...]]:
-    """Each numeral -> (where it stands, word) for every long word kept as written that holds it."""
-    table: dict[str, list[tuple[int, str]]] = {}
+_Entries = tuple[tuple[int, str], ...]
+
+
+def _misheard_tables() -> tuple[dict[tuple[str, str], _Entries], ...]:
+    """Four indexes of (where the numeral stands, word) over every long word kept as written, keyed by the
+    numeral and a character of the word next to it: the one after it, the one before it, and, for a numeral
+    first or last in the word, the one two after or two before it. A word with one character misheard that
+    covers a run has, at the run's first numeral, at least one of these pairs as written (only one character
+    differs, and a word has at least four), so looking the run up in the four finds every candidate."""
+    after: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    before: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    two_after: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    two_before: dict[tuple[str, str], list[tuple[int, str]]] = {}
     for word in EXCEPTION_WORDS:
-        if len(word) >= MISHEARD_FROM:
-            for where, ch in enumerate(word):
-                if ch in NUMERAL_CHARS:
-                    table.setdefault(ch, []).append((where, word))
-    return {ch: tuple(entries) for ch, entries in table.items()}
+        if len(word) < MISHEARD_FROM:
+            continue
+        last = len(word) - 1
+        for where, ch in enumerate(word):
+            if ch not in NUMERAL_CHARS:
+                continue
+            entry = (where, word)
+            if where < last:
+                after.setdefault((ch, word[where + 1]), []).append(entry)
+            if where > 0:
+                before.setdefault((word[where - 1], ch), []).append(entry)
+            if where == 0:
+                two_after.setdefault((ch, word[2]), []).append(entry)
+            if where == last:
+                two_before.setdefault((word[where - 2], ch), []).append(entry)
+    return tuple(
+        {key: tuple(entries) for key, entries in index.items()}
+        for index in (after, before, two_after, two_before)
+    )
 
 
-_MISHEARD = _misheard_table()
+_AFTER, _BEFORE, _TWO_AFTER, _TWO_BEFORE = _misheard_tables()
 
 
 def misheard_word_end(text: str, start: int, pos: int) -> int | None:
     """Where a long word kept as written, with one character misheard, ends, when it covers the numeral run
     starting at ``start`` and starts at or after ``pos``; the furthest such end, or None. The numeral at
     ``start`` is one of the word's own (a misheard character is never a numeral)."""
+    ch = text[start]
+    candidates = (
+        _AFTER.get((ch, text[start + 1 : start + 2]), ())
+        + _BEFORE.get((text[start - 1 : start] if start else "", ch), ())
+        + _TWO_AFTER.get((ch, text[start + 2 : start + 3]), ())
+        + _TWO_BEFORE.get((text[start - 2 : start - 1] if start > 1 else "", ch), ())
+    )
     best: int | None = None
-    for where, word in _MISHEARD.get(text[start], ()):
+    for where, word in candidates:
         begin = start - where
         end = begin + len(word)
         if begin < pos or end > len(text) or (best is not None and end <= best):
