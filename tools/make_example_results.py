@@ -88,7 +88,7 @@ class Example:
 EXAMPLES = (
     Example("ex-01", "Amber Finch", None, 0.08, 420, 82, 78, 3, 0.05),
     Example("ex-02", "Birch Heron", None, 0.10, 520, 80, 74, 3, 0.06),
-    Example("ex-03", "Cedar Wren", "Example Lab (fictional)", 0.12, 640, 77, 70, 3, 0.07, tone_pending=5),
+    Example("ex-03", "Cedar Wren", "Example Lab", 0.12, 640, 77, 70, 3, 0.07, tone_pending=5),
     Example("ex-04", "Delta Kite", None, 0.20, 900, 70, 60, 2, None),
     Example("ex-05", "Ember Crane", None, 0.30, 1200, 62, 55, 2, 0.18),
     Example("ex-06", "Fjord Lark", None, 0.45, 1500, 50, 0, 1, 0.30),

@@ -500,12 +500,14 @@ class PluralText(Model):
 
 
 class HongKongTerm(Model):
-    """A technical term as Hong Kong developers write it, the Taiwan or Mainland forms it replaces, and why."""
+    """A technical term as Hong Kong developers write it, the Taiwan or Mainland forms it replaces, why, and the
+    Hong Kong source the choice can be checked against (saying so when it was not checked)."""
 
     use: Text
     instead_of: Annotated[list[Text], Field(min_length=1)]
     meaning: Text
     reason: Text
+    source: Text
 
 
 class GlossaryFile(Model):

@@ -34,6 +34,12 @@ async function dropOldLayout() {
 
 self.addEventListener("activate", (event) => event.waitUntil(Promise.all([self.clients.claim(), dropOldLayout()])));
 
+// A page that asks to be kept is taken under control then too, not only at "activate": a page whose navigation
+// was still in flight when this worker activated (the reader left the page that registered it while it
+// installed) is not yet a client that claim() reaches, and registering again from it starts no new worker, so
+// it would stay uncontrolled for its whole life, its later requests never reaching this handler.
+const claimed = (work) => Promise.all([self.clients.claim(), work]);
+
 // A response identical to the kept one (same validators and length) is not written again.
 function sameVersion(a, b) {
   const keys = ["etag", "last-modified", "content-length"];
@@ -166,7 +172,7 @@ self.addEventListener("message", (event) => {
   if (event.data?.type !== "keep-edition" || typeof event.data.edition !== "string") return;
   const edition = new URL(event.data.edition, self.location.href);
   if (edition.origin !== self.location.origin) return;
-  event.waitUntil(keepEdition(edition.href, Array.isArray(event.data.urls) ? event.data.urls : []));
+  event.waitUntil(claimed(keepEdition(edition.href, Array.isArray(event.data.urls) ? event.data.urls : [])));
 });
 
 // The page that registered this worker loaded before it existed; it sends the URLs it used (theme, editor,
@@ -175,24 +181,27 @@ self.addEventListener("message", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data?.type !== "keep" || !Array.isArray(event.data.urls)) return;
   const own = event.data.urls.filter((url) => new URL(url).origin === self.location.origin);
-  event.waitUntil(
-    Promise.all([caches.open(CACHE), caches.open(RUNTIME_CACHE)]).then(([site, runtime]) =>
-      Promise.all(
-        own.map(async (url) => {
-          const immutable = RUNTIME.test(new URL(url).pathname);
-          const cache = immutable ? runtime : site;
-          try {
-            const kept = await cache.match(url);
-            if (kept && immutable) return; // the same address always holds the same bytes
-            const response = await fetch(url);
-            if (!response.ok || response.status !== 200) return;
-            if (!kept || !sameVersion(kept, response)) await cache.put(url, response);
-            if (MANIFEST.test(new URL(url).pathname)) await dropOldRuntime(url, await cache.match(url));
-          } catch {
-            // Offline or gone: the copy kept, if any, stays.
-          }
-        }),
-      ),
+  event.waitUntil(claimed(keepUrls(own)));
+});
+
+// Each URL into the runtime's cache (content-named, never replaced) or the site's (network first).
+function keepUrls(own) {
+  return Promise.all([caches.open(CACHE), caches.open(RUNTIME_CACHE)]).then(([site, runtime]) =>
+    Promise.all(
+      own.map(async (url) => {
+        const immutable = RUNTIME.test(new URL(url).pathname);
+        const cache = immutable ? runtime : site;
+        try {
+          const kept = await cache.match(url);
+          if (kept && immutable) return; // the same address always holds the same bytes
+          const response = await fetch(url);
+          if (!response.ok || response.status !== 200) return;
+          if (!kept || !sameVersion(kept, response)) await cache.put(url, response);
+          if (MANIFEST.test(new URL(url).pathname)) await dropOldRuntime(url, await cache.match(url));
+        } catch {
+          // Offline or gone: the copy kept, if any, stays.
+        }
+      }),
     ),
   );
-});
+}

@@ -229,6 +229,23 @@ def test_no_table_row_is_split_and_no_heading_ends_a_page(jobs: dict[str, PrintJ
         assert headings_ending_a_page(job.html) == [], name
 
 
+def test_each_document_carries_each_long_listing_once(jobs: dict[str, PrintJob]) -> None:
+    """A listing long enough to fill pages is printed once per document: the book once carried the servers'
+    source twice (from the guide and from the integration page), 28 of its 54 pages."""
+    from generator.pdf.html import LISTING_LINES
+
+    for name, job in jobs.items():
+        listings = [
+            body
+            for body in re.findall(r"<pre[^>]*>(.*?)</pre>", job.html, re.DOTALL)
+            if body.count("\n") >= LISTING_LINES
+        ]
+        repeated = sorted({body[:60] for body in listings if listings.count(body) > 1})
+        assert repeated == [], f"{name} prints these listings more than once: {repeated}"
+        if job.document.slug == "book":
+            assert len(listings) >= 2, f"{name}: the book's listings are not where this test looks for them"
+
+
 def test_the_print_stylesheet_keeps_tall_rows_whole() -> None:
     """A table of tall rows must cross pages; the stylesheet moves whole rows, and without its rule they split
     (so the layout probe above can see a split when there is one)."""

@@ -353,6 +353,41 @@ def test_keeping_the_inflated_copy_deletes_an_older_builds_copy(site: editor_sit
     assert not page.evaluate(editor_site.INFLATED_KEPT, stale)
 
 
+# Registers the site's worker and waits until it is active, from a page of the origin that registers nothing.
+REGISTER_AND_ACTIVATE = """
+async (url) => {
+  await navigator.serviceWorker.register(url);
+  const registration = await navigator.serviceWorker.ready;
+  const worker = registration.active;
+  if (worker.state !== "activated") {
+    await new Promise((resolve) => worker.addEventListener("statechange", () => worker.state === "activated" && resolve()));
+  }
+  return true;
+}
+"""
+
+
+def test_an_editor_page_opened_while_the_worker_activated_is_controlled_once_kept(
+    site: editor_site.Site, context: Any, page: Any
+) -> None:
+    # The editor page's navigation is held while another page of the site registers the worker and the worker
+    # activates: activate's claim() finds no such page yet, and the page opens uncontrolled. Asking to be kept
+    # once its editor is live takes it under control all the same (sw.js, claimed).
+    other = context.new_page()
+    other.goto(site.url("assets/wheels/manifest.json"))
+
+    def activate_meanwhile(route: Any) -> None:
+        assert other.evaluate(REGISTER_AND_ACTIVATE, site.url("sw.js"))
+        route.continue_()
+
+    page.route(site.url(site.editor_path), activate_meanwhile)
+    page.goto(site.url(site.editor_path))
+    page.unroute(site.url(site.editor_path))
+    assert not page.evaluate("() => Boolean(navigator.serviceWorker.controller)")
+    wait_live(page)
+    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)")
+
+
 # early.js waits for QUIET_MS without input. The marks are read with performance.now(), which Chromium coarsens,
 # and a timer may fire a few milliseconds before its delay by that clock (one CI run saw 998.6 ms).
 QUIET_MS = 1000

@@ -22,11 +22,13 @@ from cvb_scorer.normalise.numerals import (
     CLOCK_TRIGGER,
     COMMA_BETWEEN_RANGE_WORDS,
     EXCEPTION_WORDS,
+    SIGNS_TRIGGER,
     clock_times,
     drop_currency_words,
     fold_numerals,
     join_comma_ranges,
     join_thousands,
+    signs,
     spoken_forms_settled,
 )
 from cvb_scorer.normalise.text import (
@@ -46,7 +48,7 @@ from cvb_scorer.reference.normalise import RULES, Rule, Side
 
 # Bump whenever any rule changes what it produces; it is part of the scoring signature, and the golden output
 # in tests/scorer/golden/ records the version it was made with, so a change without a bump fails the tests.
-NORM_VERSION = 6
+NORM_VERSION = 7
 
 __all__ = [
     "EXCEPTION_WORDS",
@@ -108,6 +110,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (re.compile("[-.]"), join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
+    (SIGNS_TRIGGER, signs),
     (CLOCK_TRIGGER, clock_times),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for the currency words itself
