@@ -98,9 +98,8 @@ class Normalised:
 
 # The both-sides rules after the fold, in the order of ``RULES``, each with its trigger: a text with no match
 # is left unchanged by the rule (a property the tests check rule by rule). There is no shortcut past the rules
-# for Han and punctuation any more: it knew what every other rule does, and bought about 0.15 ms of a
-# keystroke at 1,500 characters (normalising the hypothesis: 0.66 ms with it, 0.81 ms without; the keystroke
-# is 6 to 10 ms on this shared machine), well under the 5 per cent a route of its own must earn.
+# for Han and punctuation: such a shortcut has to know what every other rule does, and it bought well under
+# the 5 per cent of a keystroke a route of its own must earn (bench/editor.py measures the keystroke).
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (None, drop_whitespace),  # looks for a space itself
