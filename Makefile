@@ -40,8 +40,10 @@ bench: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/align_memory.py
 	$(BIN)/python bench/kit.py
+	$(BIN)/python bench/kit.py --cpu-bound
 	$(BIN)/python bench/connection_test.py
 	$(BIN)/python bench/board.py
+	$(BIN)/python bench/build_time.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

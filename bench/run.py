@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import resource
 import sys
 import tempfile
@@ -44,6 +45,8 @@ from runner.simulate import Model, simulated_endpoint, tone_pool  # noqa: E402
 from starter_kit.protocol.machine import PILLARS  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results" / "run.json"
+# The stall sentence's measure (runner.attribution.stall): how late our loop woke.
+STALL = re.compile(r"it ran (\d+) ms late")
 CONFIG = load_config(Layout().config)
 RUN = run_settings(CONFIG, paced=False, insecure=True)
 ROUND = CONFIG.platform.rounds[-1].id
@@ -74,6 +77,7 @@ async def _bench(folder: Path, *, entrants: int, declared: int, budget: int) -> 
     # Attempts run again (ours or the network's), by code, with one detail each: under load, our own stalls.
     reruns: dict[str, int] = {}
     details: dict[str, str] = {}
+    worst_stall_ms = 0
     for path in (folder / "evidence").glob("*.json"):
         for item in json.loads(path.read_text(encoding="utf-8"))["items"]:
             for attempt in item["attempts"]:
@@ -81,9 +85,14 @@ async def _bench(folder: Path, *, entrants: int, declared: int, budget: int) -> 
                     code = attempt["failure"]["code"]
                     reruns[code] = reruns.get(code, 0) + 1
                     details.setdefault(code, attempt["detail"])
+                    late = STALL.search(attempt["detail"])
+                    worst_stall_ms = max(worst_stall_ms, int(late.group(1)) if late else 0)
     return {
         "reruns": reruns,
         "rerun_details": details,
+        # Every attempt holds a connection: above 1, the machine spent connections on runs of our own fault.
+        "attempts_per_item": round(stats.connections / items, 2),
+        "worst_stall_ms": worst_stall_ms,
         "jobs": len(jobs),
         "items": items,
         "wall_s": round(wall, 2),
@@ -116,11 +125,19 @@ def project(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entrants", type=int, default=200, help="entrants in the projected round")
-    parser.add_argument("--run-entrants", type=int, default=4, help="entrants actually run here")
+    parser.add_argument(
+        "--run-entrants",
+        type=int,
+        default=4,
+        help="entrants actually run here (--entrants for the whole round, if the machine has the time)",
+    )
     parser.add_argument("--declared", type=int, default=4, help="each entrant's declared concurrency")
     parser.add_argument("--budget", type=int, default=256, help="total connections the runner may hold")
     parser.add_argument(
         "--clip-seconds", type=float, default=20.0, help="assumed mean clip length (real pool)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=OUT, help="the JSON to write (default: bench/results/run.json)"
     )
     parser.add_argument("--reply-seconds", type=float, default=2.0, help="assumed mean end-of-turn to reply")
     args = parser.parse_args()
@@ -139,7 +156,7 @@ def main() -> None:
         cpu_ms_per_item=float(measured["cpu_ms_per_item"]),
     )
     publish(
-        OUT,
+        args.out,
         {
             "what": (
                 f"{args.run_entrants} of {args.entrants} entrants run here, each {len(PILLARS)} pillars x "

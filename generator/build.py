@@ -13,7 +13,7 @@ from pathlib import Path
 from generator import scorer_bridge
 from generator.atomic import swap_in
 from generator.pages.editions import EN, ZH
-from generator.paths import Layout
+from generator.paths import ROOT, Layout
 from generator.pdf.issue import download_rows, print_issue
 from generator.precompress import precompress_tree
 from generator.rules_export import scoring_rules_json
@@ -22,7 +22,7 @@ from generator.site_build.docs_tree import write_pages, write_root_docs
 from generator.site_build.markdown import Rendered, load_sources, render_all
 from generator.site_build.mkdocs_run import SiteGeneratorError, run_mkdocs
 from generator.site_build.plugin import SitePlugin
-from generator.site_build.search import search_words
+from generator.site_build.search import SYNONYMS, SynonymsError, load_synonyms, search_groups, search_words
 from generator.site_build.standings import BadRecordsError
 
 # What the commands and the tests import from here: the build's entry point and the errors it reports.
@@ -32,6 +32,7 @@ __all__ = [
     "SiteGeneratorError",
     "StaleSnapshotError",
     "StaleWheelError",
+    "SynonymsError",
     "build_site",
     "render_all",
     "search_words",
@@ -94,6 +95,11 @@ def build_site(
             write_root_docs(layout, work / "docs", rendered, snapshot)
             write_pages(work / "docs-zh", rendered.zh_pages)
         dictionary = search_words(rendered.config, [*rendered.pages.values(), *rendered.zh_pages.values()])
+        synonyms = load_synonyms(
+            SYNONYMS.read_text(encoding="utf-8"),
+            source=SYNONYMS.relative_to(ROOT).as_posix(),
+            editions=(EN.code, ZH.code),
+        )
         base_url = site_url or rendered.config.platform.urls.base + "/"
         # Each edition's pages as rendered (the standings and entrants' pages come from the records).
         outputs = {EN.code: tuple(rendered.pages), ZH.code: tuple(rendered.zh_pages)}
@@ -108,7 +114,12 @@ def build_site(
                 site_name=rendered.config.platform.programme.name,
                 site_url=base_url,
                 outputs=outputs,
-                plugin=SitePlugin(edition=EN, search_dictionary=dictionary, not_found_markdown=None),
+                plugin=SitePlugin(
+                    edition=EN,
+                    search_dictionary=dictionary,
+                    not_found_markdown=None,
+                    search_groups=search_groups(rendered.config, edition=EN.code, synonyms=synonyms),
+                ),
                 cache=editions_cache,
             )
         with phase("mkdocs:zh"):
@@ -123,7 +134,10 @@ def build_site(
                 site_url=base_url + ZH.prefix,
                 outputs=outputs,
                 plugin=SitePlugin(
-                    edition=ZH, search_dictionary=dictionary, not_found_markdown=rendered.zh_not_found
+                    edition=ZH,
+                    search_dictionary=dictionary,
+                    not_found_markdown=rendered.zh_not_found,
+                    search_groups=search_groups(rendered.config, edition=ZH.code, synonyms=synonyms),
                 ),
                 cache=editions_cache,
             )

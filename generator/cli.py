@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator import issue_cli
-from generator.build import BadRecordsError, SiteGeneratorError, StaleWheelError
+from generator.build import BadRecordsError, SiteGeneratorError, StaleWheelError, SynonymsError
 from generator.config import ConfigError, load_config
+from generator.pages.wording import WordingError
 from generator.paths import Layout
 from generator.review import cli as review_cli
 from generator.rules_export import scoring_rules_json, write_rules
@@ -133,6 +134,8 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
                 SiteGeneratorError,
                 StaleWheelError,
                 BadRecordsError,
+                WordingError,
+                SynonymsError,
             ) as exc:
                 print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
     except KeyboardInterrupt:
@@ -271,7 +274,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (FileNotFoundError, SiteGeneratorError, StaleWheelError, BadRecordsError) as exc:
+    except (
+        FileNotFoundError,
+        SiteGeneratorError,
+        StaleWheelError,
+        BadRecordsError,
+        WordingError,
+        SynonymsError,
+    ) as exc:
         print(f"cvb {args.command}: {exc}", file=sys.stderr)
         return 2
 

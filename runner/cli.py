@@ -1,5 +1,5 @@
 """`cvb run`: one job from options, or a queue of jobs (optionally one shard of it), within a total connection
-budget and each entrant's declared concurrency, with a progress line per finished item."""
+budget and each entrant's declared concurrency, with a progress bar per job and overall (runner/progress.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from cvb_scorer.draw import DrawError
 
-from generator.config import Config
+from protocol_data.run import RunData
 from runner.jobs import (
     Job,
     JobError,
@@ -23,6 +23,7 @@ from runner.jobs import (
     parse_shard,
     select_shard,
 )
+from runner.progress import JobProgress, block, update_line
 
 DESCRIPTION = (
     "Run scored runs: draw each job's clips with its seed and window from the round's pool, run them against "
@@ -63,26 +64,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
-class _Progress:
+class ProgressShell:
+    """Prints runner.progress's text as jobs move: on a terminal, the whole block (a bar per job and one overall)
+    redrawn in place; anywhere else, one line per update, so a log reads top to bottom."""
+
     def __init__(self, jobs: Sequence[Job], *, stream: TextIO) -> None:
         self.stream = stream
-        self.done: dict[str, int] = {}
-        self.total: dict[str, int] = {job.name: 0 for job in jobs}
+        self.terminal = stream.isatty()
+        self.jobs = {job.name: JobProgress(name=job.name, done=0, total=0) for job in jobs}
+        self.drawn = 0  # lines of the block on the terminal now
 
     def __call__(self, job: Job, done: int, total: int) -> None:
-        self.done[job.name], self.total[job.name] = done, total
-        items = sum(self.done.values())
-        all_items = sum(self.total.values())
-        jobs_done = sum(1 for name, t in self.total.items() if t and self.done.get(name) == t)
-        self.stream.write(
-            f"[{items}/{all_items} items, {jobs_done}/{len(self.total)} jobs] {job.name}: {done}/{total}\n"
-        )
+        moved = self.jobs[job.name] = JobProgress(name=job.name, done=done, total=total)
+        states = list(self.jobs.values())
+        if not self.terminal:
+            self.stream.write(update_line(states, moved) + "\n")
+        else:
+            # Up to the block's first line, then each line cleared and written again.
+            up = f"\x1b[{self.drawn}F" if self.drawn else ""
+            lines = block(states)
+            self.stream.write(up + "".join(f"\x1b[2K{line}\n" for line in lines))
+            self.drawn = len(lines)
         self.stream.flush()
 
 
-def _jobs(args: argparse.Namespace, config: Config) -> list[Job]:
-    rounds = [r.id for r in config.platform.rounds]
-    runs = config.rounds.runs_per_round
+def _jobs(args: argparse.Namespace, data: RunData) -> list[Job]:
+    rounds, runs = list(data.rounds), data.runs_per_round
     if args.queue is not None:
         single = [o for o in ("entrant", "pillar", "round", "run", "seed", "window") if getattr(args, o)]
         if single:
@@ -94,11 +101,10 @@ def _jobs(args: argparse.Namespace, config: Config) -> list[Job]:
     missing = [o for o in ("entrant", "pillar", "run", "seed") if getattr(args, o) is None]
     if missing:
         raise JobError(f"a single job needs --{', --'.join(missing)} (or give --queue FILE).")
-    standing = next(r.id for r in config.platform.rounds if r.standing)
     job = Job(
         entrant=args.entrant,
         pillar=args.pillar,
-        round=args.round or standing,
+        round=args.round or data.standing_round,
         run=args.run,
         seed=args.seed,
         window=args.window,
@@ -106,9 +112,12 @@ def _jobs(args: argparse.Namespace, config: Config) -> list[Job]:
     return [check_job(job, where="the job", rounds=rounds, runs_per_round=runs)]
 
 
-def run(args: argparse.Namespace, *, config: Config, stderr: TextIO | None = None) -> int:
-    """0 when every job's record is written, 2 when the input is refused (said in one sentence)."""
+def run(args: argparse.Namespace, *, config: Any, stderr: TextIO | None = None) -> int:
+    """`cvb run` with parsed options and the config (the generator's validated Config, or the config files' plain
+    data: see protocol_data.run): 0 when every job's record is written, 2 when the input is refused (said in one
+    sentence)."""
     # Imported here so that `cvb` commands that open no socket need neither websockets nor the scorer's metrics.
+    from protocol_data.run import run_data
     from runner.from_config import run_settings
     from runner.shell import run_jobs
     from starter_kit.connection_test.client import UsageError
@@ -116,14 +125,14 @@ def run(args: argparse.Namespace, *, config: Config, stderr: TextIO | None = Non
     stderr = stderr or sys.stderr
     settings = run_settings(config, paced=not args.fast, insecure=args.insecure)
     try:
-        jobs = _jobs(args, config)
+        jobs = _jobs(args, run_data(config))
         endpoints = load_endpoints(args.endpoints)
         pools_dir = args.pools or args.out / "pools"
         pools = {
             r: load_pool(pools_dir / f"{r}.jsonl", tiers=sorted(settings.strata))
             for r in sorted({job.round for job in jobs})
         }
-        progress = None if args.quiet else _Progress(jobs, stream=stderr)
+        progress = None if args.quiet else ProgressShell(jobs, stream=stderr)
         paths, slots = asyncio.run(
             run_jobs(
                 jobs,
@@ -149,19 +158,3 @@ def run(args: argparse.Namespace, *, config: Config, stderr: TextIO | None = Non
     if not args.quiet:
         print(f"Connections open at once: at most {slots.total_most} (budget {args.budget}).", file=stderr)
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from generator.config import ConfigError, load_config
-    from generator.paths import Layout
-
-    parser = argparse.ArgumentParser(prog="python -m runner", description=DESCRIPTION)
-    parser.add_argument("--config", type=Path, default=None, help="config folder (default: platform_config/)")
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        config = load_config(args.config or Layout().config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    return run(args, config=config)

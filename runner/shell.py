@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from runner.attribution import Outcome, judge_attempt, stall
 from runner.evidence import Close, ConnectionLog, RecordingExchange, verdict_json
 from runner.jobs import Endpoint, Job, JobError, PoolEntry, read_clip
-from runner.policy import DEFAULT_POLICY, RunPolicy
+from runner.policy import RunPolicy
 from runner.record import Journal, build_outputs, outputs_exist, write_outputs
 from starter_kit.connection_test.client import UsageError, tls_for
 from starter_kit.protocol.machine import Item
@@ -51,7 +51,7 @@ class RunSettings:
     scoring_version: str
     paced: bool = True
     insecure: bool = False
-    policy: RunPolicy = DEFAULT_POLICY
+    policy: RunPolicy
 
 
 @dataclass

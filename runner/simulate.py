@@ -46,6 +46,10 @@ class Model:
     error_rate: float = 0.0
     latency_ms: float = 0.0
     latency_sd_ms: float = 0.0
+    # Latencies drawn are rounded to a whole multiple of this (0: not rounded). A measured latency is the drawn
+    # one plus what the machine adds, so one floored to the grain is the drawn one again as long as the machine
+    # adds less than a grain: the example board's timings are reproducible that way (tools/make_example_results.py).
+    latency_grain_ms: float = 0.0
     flaw: str | None = None
     seed: str = "simulated"
     # Served in the runner's own event loop (as in tests), the first hello blocks that loop this long: a stall of
@@ -53,6 +57,8 @@ class Model:
     block_loop_ms: float = 0.0
 
     def __post_init__(self) -> None:
+        if self.latency_grain_ms < 0:
+            raise ValueError("the latency grain cannot be negative")
         if self.flaw is not None and self.flaw not in FLAWS:
             raise ValueError(f"unknown flaw {self.flaw!r}; the flaws are {', '.join(FLAWS)}")
 
@@ -90,7 +96,10 @@ def transcript_for(reference: str, *, model: Model, run_item_id: str) -> str:
 
 def latency_s(model: Model, run_item_id: str) -> float:
     rng = _rng(model, run_item_id + "\x00latency")
-    return max(0.0, rng.gauss(model.latency_ms, model.latency_sd_ms)) / 1000
+    drawn = max(0.0, rng.gauss(model.latency_ms, model.latency_sd_ms))
+    if model.latency_grain_ms > 0:
+        drawn = round(drawn / model.latency_grain_ms) * model.latency_grain_ms
+    return drawn / 1000
 
 
 def speech(settings: Settings, text: str) -> bytes:
@@ -119,8 +128,9 @@ async def _endpoint(
     speaking: asyncio.Task[None] | None = None
     item = ""
 
-    async def speak(index: int, text: str) -> None:
-        await asyncio.sleep(latency_s(model, item))
+    async def speak(index: int, text: str, *, turn: bool) -> None:
+        # A conversation's turns each draw their own latency; speech has the one turn.
+        await asyncio.sleep(latency_s(model, f"{item}\x00turn {index}" if turn else item))
         await ws.send(_frame("speaking", index=index))
         pcm = speech(settings, text)
         step = settings.frame_bytes
@@ -150,7 +160,7 @@ async def _endpoint(
                 return
             await ws.send(_frame("ready", accept=settings.encoding))
             if hello["pillar"] == "tts":
-                speaking = asyncio.create_task(speak(settings.tts_turn_index, str(hello["text"])))
+                speaking = asyncio.create_task(speak(settings.tts_turn_index, str(hello["text"]), turn=False))
         elif kind == "turn":
             turn = frame
             stop.clear()
@@ -168,7 +178,7 @@ async def _endpoint(
                 await ws.send(_frame("transcript", text=text))
             else:
                 index = int(turn["index"]) + (1 if model.flaw == "wrong_index" else 0)
-                speaking = asyncio.create_task(speak(index, str(turn.get("text", ""))))
+                speaking = asyncio.create_task(speak(index, str(turn.get("text", "")), turn=True))
         elif kind == "barge_in":
             stop.set()
     if speaking is not None:

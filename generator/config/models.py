@@ -118,6 +118,12 @@ class Concurrency(Model):
     rule: Text
 
 
+class ScoredRun(Model):
+    # Attempts per item in all, the first included: an item our side breaks runs again until this many.
+    max_attempts: PositiveInt
+    stall_ms: PositiveInt
+
+
 class Delivery(Model):
     min_seconds_per_character: Annotated[float, Field(ge=0)]
     max_seconds_per_character: Annotated[float, Field(gt=0)]
@@ -186,6 +192,7 @@ class ProtocolFile(Model):
     llm_task: Text
     tts_turn_index: Annotated[int, Field(ge=0)]
     concurrency: Concurrency
+    scored_run: ScoredRun
     connection_test: ConnectionTest
     e2e: E2EProtocol
     examples: ProtocolExamples
@@ -493,12 +500,14 @@ class PluralText(Model):
 
 
 class HongKongTerm(Model):
-    """A technical term as Hong Kong developers write it, the Taiwan or Mainland forms it replaces, and why."""
+    """A technical term as Hong Kong developers write it, the Taiwan or Mainland forms it replaces, why, and the
+    Hong Kong source the choice can be checked against (saying so when it was not checked)."""
 
     use: Text
     instead_of: Annotated[list[Text], Field(min_length=1)]
     meaning: Text
     reason: Text
+    source: Text
 
 
 class GlossaryFile(Model):

@@ -8,6 +8,7 @@ docs/templates/zh/_board.md.j2), so both editions read the same facts and neithe
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import re
@@ -41,11 +42,49 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "entrant"
 
 
-def shown_name(entrant: Entrant, source: str) -> Text:
+@dataclass(frozen=True, eq=False)
+class EntrantName(Text):
+    """An entrant's name as the board prints it; ``fictional`` for a name given in an example folder, which
+    ``in_edition`` marks in the edition's own words (a codename is a pseudonym already and is not marked)."""
+
+    fictional: bool = False
+
+
+def shown_name(entrant: Entrant, source: str, *, example: bool = False) -> EntrantName:
     """The name the board prints: the codename unless the entrant asked for their name."""
     if entrant.publish_name and entrant.name:
-        return Text(entrant.name, frozenset({source}))
-    return Text(entrant.codename, frozenset({source}))
+        return EntrantName(entrant.name, frozenset({source}), fictional=example)
+    return EntrantName(entrant.codename, frozenset({source}))
+
+
+def fictional_mark(word: Text, language: str) -> Text:
+    """What follows a fictional entrant's name: the glossary's word in the edition's own brackets."""
+    return Text(f"（{word}）" if language == "zh" else f" ({word})", word.sources)
+
+
+def _marked(value: object, mark: Text) -> object:
+    if isinstance(value, EntrantName):
+        return value + mark if value.fictional else value
+    if isinstance(value, Text | Num | enum.Enum | str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return tuple(_marked(v, mark) for v in value)
+    if isinstance(value, list):
+        return [_marked(v, mark) for v in value]
+    if isinstance(value, dict):
+        return {k: _marked(v, mark) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _marked(getattr(value, f.name), mark) for f in dataclasses.fields(value) if f.init}
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+def in_edition(model: BoardModel, mark: Text) -> BoardModel:
+    """The board as one edition prints it: every fictional entrant's name followed by ``mark``
+    (``fictional_mark``), wherever the model holds it (rows, bands' sentences, the chart, entrant pages)."""
+    marked = _marked(model, mark)
+    assert isinstance(marked, BoardModel)
+    return marked
 
 
 class BandKind(enum.Enum):
@@ -539,7 +578,9 @@ def board_model(
     del refused
     cfg = tracked(config)
     benchmark: Text = cfg.scoring.cross_anchor.benchmark
-    names = {e.id: shown_name(e, loaded.entrants_source) for e in loaded.entrants.values()}
+    names = {
+        e.id: shown_name(e, loaded.entrants_source, example=loaded.example) for e in loaded.entrants.values()
+    }
     if grouped is None:
         grouped = standing_rows(config, loaded, rules=rules)
     clips = pillar_clips(standing_records(loaded.records, round_id=standing_round(config)))

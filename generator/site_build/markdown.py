@@ -16,6 +16,7 @@ from generator.pages.derive import tracked
 from generator.pages.downloads import Artefact
 from generator.pages.editions import EDITIONS, EN, ZH, ZH_NOT_FOUND, Edition, interface_strings, zh_context
 from generator.pages.site import PAGES, Fragments, site_context
+from generator.pages.wording import Wording, load_wordings, sayer
 from generator.paths import Layout
 from generator.pdf.printed import PDF_FOLDER, PrintedPdf
 from generator.render import environment, mark_as_tracked, render
@@ -94,6 +95,8 @@ class Sources:
     plain_kit: dict[str, str]
     kit_zip: bytes
     samples: dict[str, scorer_bridge.EditorSample]
+    # What a page says on screen and what paper prints instead (docs/print/wording.yaml).
+    wordings: dict[str, Wording]
 
 
 def load_sources(
@@ -119,7 +122,8 @@ def load_sources(
         edition.code: scorer_bridge.editor_sample(layout.editor_examples, config, language=edition.code)
         for edition in EDITIONS
     }
-    return Sources(layout, config, env, mark, kit, plain, kit_zip_bytes, samples)
+    wordings = load_wordings(layout.root, config)
+    return Sources(layout, config, env, mark, kit, plain, kit_zip_bytes, samples, wordings)
 
 
 def render_all(
@@ -171,6 +175,8 @@ def render_print(
         printed,
         sources.mark,
         wheel=None,
+        wordings=sources.wordings,
+        on_paper=True,
         issue_pdfs=issue_pdfs,
         files=artefacts(config, sources.plain_kit, sources.kit_zip, None, pdf_files),
     )
@@ -217,6 +223,8 @@ def _render_for_web(
         editors_for,
         sources.mark,
         wheel=wheel,
+        wordings=sources.wordings,
+        on_paper=False,
         issue_pdfs=issue_pdfs,
         # Downloads are the plain bytes the site serves, whatever brackets the check adds to `kit`.
         files=artefacts(config, sources.plain_kit, sources.kit_zip, wheel, pdf_files),
@@ -241,6 +249,9 @@ def _render_pages(
     mark: bool,
     *,
     wheel: scorer_bridge.ScorerWheel | None,
+    wordings: Mapping[str, Wording],
+    # The PDFs' render: sentences that ask the reader to act on the page take their paper wording.
+    on_paper: bool,
     issue_pdfs: Sequence[Mapping[str, str]],
     files: list[Artefact],
     # Pages rendered from each edition's context beside the fixed ones (the standings); none in print.
@@ -270,10 +281,12 @@ def _render_pages(
 
     fragments = fragments_for(EN)
     context = site_context(config, fragments, artefacts=files)
+    context.update(on_paper=on_paper, say=sayer(wordings, config, language="en", on_paper=on_paper))
     pages = {page.output: render(env, page.template, context) for page in PAGES}
     if extra_pages is not None:
         pages.update(extra_pages(context, EN))
     zh = zh_context(config, fragments_for(ZH), artefacts=files)
+    zh.update(on_paper=on_paper, say=sayer(wordings, config, language="zh", on_paper=on_paper))
     zh_pages = {page.output: render(env, page.template, zh) for page in ZH.pages}
     if extra_pages is not None:
         zh_pages.update(extra_pages(zh, ZH))

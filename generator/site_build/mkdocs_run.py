@@ -61,6 +61,7 @@ def run_mkdocs(
             "edition": plugin.edition.code,
             "search_dictionary": plugin.search_dictionary,
             "not_found_markdown": plugin.not_found_markdown,
+            "search_groups": plugin.search_groups,
         },
     )
     return cached_build(

@@ -6,12 +6,16 @@
 - `on_env`: the edition's own 404 page, when it has one (the Chinese edition's, in Chinese).
 - `on_post_page`, `on_post_template`: every HTML page finished (generator/pages/markup.py: Hong Kong language
   tags on Chinese runs, break points in identifiers, reachable tables), the 404 page included.
+- `on_post_build`: the search index the theme's search plugin wrote (it runs first) finished
+  (generator/site_build/search.py: code listings in a light field of their own, readers' words added).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -22,6 +26,7 @@ from pymdownx.slugs import slugify
 
 from generator.pages.editions import EN, Edition
 from generator.pages.markup import finish_page
+from generator.site_build.search import Groups, finish_index
 
 NOT_FOUND = "404.html"
 # jieba's own dictionary as first loaded (its word frequencies and their total), before any build's words.
@@ -53,13 +58,22 @@ class _NoOptions(Config):  # type: ignore[no-untyped-call]
 
 class SitePlugin(BasePlugin[_NoOptions]):  # type: ignore[no-untyped-call]
     """One edition's build. `search_dictionary`: jieba's user dictionary (search.search_words);
-    `not_found_markdown`: the body of the edition's own 404 page (None: the theme's)."""
+    `not_found_markdown`: the body of the edition's own 404 page (None: the theme's); `search_groups`: the
+    edition's synonym groups (search.search_groups)."""
 
-    def __init__(self, *, edition: Edition, search_dictionary: str, not_found_markdown: str | None) -> None:
+    def __init__(
+        self,
+        *,
+        edition: Edition,
+        search_dictionary: str,
+        not_found_markdown: str | None,
+        search_groups: Groups = (),
+    ) -> None:
         super().__init__()
         self.edition = edition
         self.search_dictionary = search_dictionary
         self.not_found_markdown = not_found_markdown
+        self.search_groups = search_groups
 
     def on_config(self, config: Any) -> Any:
         if self.edition.code != EN.code:
@@ -84,3 +98,11 @@ class SitePlugin(BasePlugin[_NoOptions]):  # type: ignore[no-untyped-call]
 
     def on_post_template(self, output_content: str, *, template_name: str, config: Any) -> str:
         return finish_page(output_content) if template_name.endswith(".html") else output_content
+
+    def on_post_build(self, *, config: Any) -> None:
+        # The theme's search plugin comes first in mkdocs.yml, so its on_post_build has written the index.
+        path = Path(config["site_dir"]) / "search" / "search_index.json"
+        index = json.loads(path.read_text(encoding="utf-8"))
+        finished = finish_index(index, groups=self.search_groups)
+        # As compact as the theme writes it: the index is fetched by every visitor who searches.
+        path.write_text(json.dumps(finished, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -10,8 +10,15 @@ import jinja2
 from cvb_scorer.rules import rules_from_json
 
 from generator.config import Config
-from generator.pages.board import BoardModel, board_model, no_results_model, standing_rows
-from generator.pages.editions import Edition
+from generator.pages.board import (
+    BoardModel,
+    board_model,
+    fictional_mark,
+    in_edition,
+    no_results_model,
+    standing_rows,
+)
+from generator.pages.editions import Edition, glossary_terms
 from generator.paths import Layout
 from generator.render import render
 from generator.results.records import ResultsFolderError, chosen_folder, draw_spec, load_folder
@@ -76,6 +83,8 @@ def board_pages(
             "Fix or remove them, or build without them explicitly (cvb build --without-bad-records, or "
             "CVB_BUILD_WITHOUT_BAD_RECORDS=1), which lists them on the standings page."
         )
+    language = "zh" if edition.code == "zh" else "en"
+    model = in_edition(model, fictional_mark(glossary_terms(config, language)["fictional"], language))
     pages = {"standings.md": render(env, edition.templates + "standings.md.j2", {**context, "board": model})}
     for page in model.entrants:
         pages[f"entrants/{page.slug}.md"] = render(

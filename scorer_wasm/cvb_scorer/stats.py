@@ -48,12 +48,11 @@ DRAW = "lanes16-reject"
 # Bits of randomness taken per call of ``getrandbits``: a whole number of 32-bit words, so taking the stream in
 # chunks yields exactly the words that one word at a time would.
 _CHUNK_BITS = 1 << 18
-# Clip draws (resamples x clips) from which the numpy route repays importing numpy: the import costs a whole
-# process about 60 ms of CPU with the one OpenBLAS thread the command asks for (cli._one_blas_thread), and a
-# draw far less on the numpy route than the ~150 ns of the pure one; as whole processes the two broke even
-# between 0.5M and 1M draws (pure 112 / numpy 135 ms at 50 clips, 187 / 149 at 100, 10,000 resamples) in
-# bench/scorer.py's ``routes_as_whole_processes``. Either route draws and sums the same, so this only moves
-# time.
+# Clip draws (resamples x clips) from which the numpy route repays importing numpy: the import has a fixed
+# cost per process (with the one OpenBLAS thread the command asks for, cli._one_blas_thread) and each draw is
+# cheaper on the numpy route than on the pure one; the break-even between them, as whole processes, is
+# measured by bench/scorer.py's ``routes_as_whole_processes``. Either route draws and sums the same, so this
+# only moves time.
 NUMPY_MIN_DRAWS = 700_000
 # Sums below 2**53 convert to float64 exactly, so numpy's division rounds once, as Python's int / int does.
 _EXACT_BITS = 53

@@ -60,6 +60,7 @@ def render_text(result: RunResult, *, settings: Settings) -> str:
             lines.append(f"      {v.failure.code}: {v.failure.message}")
             if v.detail:
                 lines.append(f"      what we saw: {v.detail}")
+        lines += [f"      note: {note}" for note in v.notes]
         for extra in (_timings(v), _delivery(v)):
             if extra:
                 lines.append(f"      {extra}")

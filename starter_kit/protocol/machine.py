@@ -97,6 +97,7 @@ class Exchange:
         self._on_expiry = ""
         self._hello_at = 0.0
         self._handshake_ms: float | None = None
+        self._notes: list[str] = []
         # A conversation plays the clip once per turn the settings list, each heard out or interrupted.
         self._turns = (
             [_Turn(n, after) for n, after in enumerate(settings.conversation_barge_in_after_ms)]
@@ -198,12 +199,13 @@ class Exchange:
         if state is State.AWAIT_READY:
             if kind != "ready":
                 self._fail("replied_before_ready", f"{kind} arrived before ready")
-            elif frame["accept"] != self.settings.encoding:
-                self._fail(
-                    "format_not_accepted",
-                    f"accept was {frame['accept']!r}, hello offered {self.settings.encoding!r}",
-                )
             else:
+                if frame["accept"] != self.settings.encoding:
+                    # The accept value is not negotiated: the one format is sent whatever it says.
+                    self._notes.append(
+                        f"ready's accept was {frame['accept']!r}; hello offered {self.settings.encoding!r}, "
+                        "and that format is sent either way, so this is not a failure"
+                    )
                 self._handshake_ms = (now - self._hello_at) * _MS
                 self._start(now)
         elif kind == "ready":
@@ -423,6 +425,7 @@ class Exchange:
                 detail=detail,
                 timings=self._timings(response_ms=response_ms, done_at=done_at),
                 delivery=delivery,
+                notes=tuple(self._notes),
             )
         )
         self._finished.add(turn.index)
@@ -453,6 +456,7 @@ class Exchange:
                     self.settings.failure(code),
                     detail,
                     self._timings(),
+                    notes=tuple(self._notes),
                 )
             )
             self._finish()

@@ -16,7 +16,6 @@ FAILURE_CODES = frozenset(
         "connection_refused",
         "handshake_incomplete",
         "replied_before_ready",
-        "format_not_accepted",
         "unrecognised_frame",
         "deadline_exceeded",
         "no_response",
@@ -80,6 +79,8 @@ class Verdict:
     detail: str
     timings: Timings
     delivery: Delivery | None = None
+    # What the report mentions without failing on it (a ready whose accept names another format).
+    notes: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -22,10 +22,19 @@ from hypothesis import strategies as st
 from generator.build import BadRecordsError, Rendered, render_all
 from generator.config import Config, load_config
 from generator.config.localise import zh_config
-from generator.pages.board import BandKind, BoardModel, GapKind, Label, board_model
+from generator.pages.board import (
+    BandKind,
+    BoardModel,
+    GapKind,
+    Label,
+    board_model,
+    fictional_mark,
+    in_edition,
+)
 from generator.pages.derive import tracked
 from generator.pages.editions import EDITIONS, glossary_terms
 from generator.paths import Layout
+from generator.provenance import Text
 from generator.render import environment
 from generator.results.records import (
     DrawSpec,
@@ -811,34 +820,7 @@ def test_the_example_boards_figures_equal_an_independent_recomputation() -> None
                 assert r.figure.value.sources and all(s.startswith("runs/") for s in r.figure.value.sources)
 
 
-def test_the_example_records_are_what_the_script_makes(tmp_path: Path) -> None:
-    """The shipped records are reproducible from their seeded script, byte for byte."""
-    import subprocess
-    import sys
-
-    scratch = tmp_path / "repo"
-    (scratch / "tools").mkdir(parents=True)
-    shutil.copy2(REPO / "tools" / "make_example_results.py", scratch / "tools")
-    for name in ("platform_config", "generator"):
-        (scratch / name).symlink_to(REPO / name)
-    subprocess.run(
-        [sys.executable, str(scratch / "tools" / "make_example_results.py")], check=True, capture_output=True
-    )
-    made = sorted(
-        p.relative_to(scratch / "results" / "example")
-        for p in (scratch / "results" / "example").rglob("*")
-        if p.is_file()
-    )
-    shipped = sorted(
-        p.relative_to(REPO / "results" / "example")
-        for p in (REPO / "results" / "example").rglob("*")
-        if p.is_file()
-    )
-    assert made == shipped
-    for rel in made:
-        assert (scratch / "results" / "example" / rel).read_bytes() == (
-            REPO / "results" / "example" / rel
-        ).read_bytes(), rel
+# The shipped records are what tools/make_example_results.py's runs make: tests/runner/test_example_tool.py.
 
 
 # --- which board a build publishes ----------------------------------------------------------------------------
@@ -912,6 +894,28 @@ def test_the_example_board_says_so_on_every_page_of_both_editions_and_is_kept_ou
     for edition in ("en", "zh"):
         words = say(model, config, edition)
         assert str(words.banner()).strip() == "" and "noindex" not in str(words.front_matter("x"))
+
+
+def test_the_example_s_made_up_name_is_marked_fictional_in_each_edition_s_own_words() -> None:
+    rendered = _example()
+    marked = {"en": "Example Lab (fictional)", "zh": "Example Lab（虛構）"}
+    other = {"en": "Example Lab（虛構）", "zh": "Example Lab (fictional)"}
+    for edition, pages in (("en", rendered.pages), ("zh", rendered.zh_pages)):
+        board = _board_pages(pages)
+        shown = {name for name, text in board.items() if "Example Lab" in text}
+        # The standings' table and chart, and the entrant's own page with its title.
+        assert "standings.md" in shown and any(name.startswith("entrants/") for name in shown), edition
+        for name in shown:
+            text = board[name]
+            assert text.count("Example Lab") == text.count(marked[edition]), (edition, name)
+            assert other[edition] not in text, (edition, name)
+    # The records name the entrant plainly: the mark is the board's, not the data's.
+    assert "fictional" not in (EXAMPLE / "entrants.yaml").read_text(encoding="utf-8").split("entrants:")[1]
+    # A name given in records that are not example data is printed as given.
+    config, rules = _config()
+    model = _model([_record("a", "llm", [70.0])], [_e("a", name="Real Lab", publish=True)], config, rules)
+    (page,) = in_edition(model, fictional_mark(Text("fictional", frozenset()), "en")).entrants
+    assert str(page.name) == "Real Lab"
 
 
 @pytest.mark.parametrize("edition", ["en", "zh"])

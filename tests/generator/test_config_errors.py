@@ -68,6 +68,14 @@ CASES = [
         "required key is missing",
     ),
     (
+        "a scored run with no attempt per item",
+        edit("protocol.yaml", "  max_attempts: 3", "  max_attempts: 0"),
+        "protocol.yaml",
+        line_of("protocol.yaml", "  max_attempts: 3"),
+        "scored_run.max_attempts",
+        "greater than 0",
+    ),
+    (
         "unknown key",
         edit("rounds.yaml", "runs_per_round: 3", "runs_per_round: 3\nrun_per_round: 4"),
         "rounds.yaml",
@@ -342,6 +350,25 @@ def test_a_pool_of_another_size_than_the_config_says_is_reported(tmp_path: Path,
     whole = "".join(f'{{"id": "c{i}", "tier": "easy"}}\n' for i in range(config.rounds.pool_size))
     (folder / "pools" / "online_challenge.jsonl").write_text(whole, encoding="utf-8")
     assert pool_problems(Layout(), config, folder) == []
+
+
+def test_a_pool_no_larger_than_the_held_out_set_is_reported_beside_its_size(tmp_path: Path) -> None:
+    from generator.check import pool_problems
+
+    config = load_config(CONFIG)
+    folder = tmp_path / "results"
+    (folder / "pools").mkdir(parents=True)
+    held_out = config.rounds.held_out_size
+    lines = "".join(f'{{"id": "c{i}", "tier": "easy"}}\n' for i in range(held_out))
+    (folder / "pools" / "online_challenge.jsonl").write_text(lines, encoding="utf-8")
+    found = [p.message for p in pool_problems(Layout(), config, folder)]
+    assert len(found) == 2 and found[0].startswith(f"the pool holds {held_out} clips"), found
+    assert found[1] == f"rounds.held_out_size ({held_out}) is not fewer than the pool's clips"
+    more = "".join(f'{{"id": "c{i}", "tier": "easy"}}\n' for i in range(held_out + 1))
+    (folder / "pools" / "online_challenge.jsonl").write_text(more, encoding="utf-8")
+    # One clip more than the held-out set: only the size is wrong now.
+    [size] = pool_problems(Layout(), config, folder)
+    assert size.message.startswith(f"the pool holds {held_out + 1} clips")
 
 
 def test_a_draw_change_names_the_command_that_remakes_the_example_records(tmp_path: Path) -> None:

@@ -34,7 +34,9 @@ def test_the_draw_prints_each_clip_with_its_tier_and_matches_the_scorer() -> Non
     expected = draw(pool, size=30, strata=strata, seed="example-ex-01-asr-1", window="example-window-a")
     assert [line.split()[0] for line in lines[1:]] == list(expected.ids)
     shipped = json.loads(
-        (EXAMPLE_POOL.parent.parent / "runs" / "ex-01-asr-1.json").read_text(encoding="utf-8")
+        (EXAMPLE_POOL.parent.parent / "runs" / "ex-01-online_challenge-asr-1.json").read_text(
+            encoding="utf-8"
+        )
     )
     assert shipped["draw"]["clips"] == list(expected.ids)
 

@@ -46,6 +46,13 @@ def pages_text(path: Path, *layout: str) -> list[str]:
     return text.stdout.decode("utf-8").split("\f")[:-1]
 
 
+# Each page's running footer (the title and issue line, then the page number), which -raw puts at the end of the
+# page's text: a sentence that runs over a page break reads whole only without it.
+RUNNING_FOOTER = re.compile(
+    r"^Cantonese Voice Benchmark · .*\n(?:Page \d+ of \d+|第 \d+ 頁，共 \d+)\n?\Z", re.M
+)
+
+
 def test_each_document_of_each_edition_is_printed_and_dated(printed: dict[str, Artefact]) -> None:
     issued = ISSUE.issued.isoformat()
     expected = {edition.filename(d, issued) for edition in EDITIONS for d in edition.documents}
@@ -82,7 +89,8 @@ def test_the_chinese_of_the_source_is_all_in_the_pdf_text(
             continue
         # -raw keeps the content stream's order: a table cell's wrapped lines stay together instead of being
         # interleaved with the next column's, as the visual order does.
-        text = re.sub(r"\s+", "", "".join(pages_text(artefact.path, "-raw")))
+        body = (RUNNING_FOOTER.sub("", page) for page in pages_text(artefact.path, "-raw"))
+        text = re.sub(r"\s+", "", "".join(body))
         missing = sorted(s for s in samples if s not in text)
         assert not missing, (name, missing[:10])
         checked.add(jobs[name].edition.code)
@@ -227,6 +235,23 @@ def test_no_table_row_is_split_and_no_heading_ends_a_page(jobs: dict[str, PrintJ
             continue  # the book is its three documents again; laying it out twice more adds nothing
         assert split_rows(job.html) == [], name
         assert headings_ending_a_page(job.html) == [], name
+
+
+def test_each_document_carries_each_long_listing_once(jobs: dict[str, PrintJob]) -> None:
+    """A listing long enough to fill pages is printed once per document: the book once carried the servers'
+    source twice (from the guide and from the integration page), 28 of its 54 pages."""
+    from generator.pdf.html import LISTING_LINES
+
+    for name, job in jobs.items():
+        listings = [
+            body
+            for body in re.findall(r"<pre[^>]*>(.*?)</pre>", job.html, re.DOTALL)
+            if body.count("\n") >= LISTING_LINES
+        ]
+        repeated = sorted({body[:60] for body in listings if listings.count(body) > 1})
+        assert repeated == [], f"{name} prints these listings more than once: {repeated}"
+        if job.document.slug == "book":
+            assert len(listings) >= 2, f"{name}: the book's listings are not where this test looks for them"
 
 
 def test_the_print_stylesheet_keeps_tall_rows_whole() -> None:

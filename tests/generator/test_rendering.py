@@ -138,3 +138,16 @@ def test_the_published_normalisation_examples_never_read_x_to_x() -> None:
             assert not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in before + after), example
             if row["name"] in LOOK_ALIKE_RULES:
                 assert "U+" in before and "U+" in after, example
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_each_prohibited_source_is_its_own_list_item(built_site: Path, edition: str) -> None:
+    from generator.config import load_config
+    from generator.paths import Layout
+
+    page = (built_site / edition / "grading-pipeline" / "index.html").read_text(encoding="utf-8")
+    items = page.split("<li>")
+    for source in load_config(Layout().config).endpointing.release.prohibited_sources:
+        holding = [item for item in items if f"<code>{source}</code>" in item.replace("<wbr>", "")]
+        assert len(holding) == 1, source
+        assert holding[0].split("</li>")[0].count("<code>") <= 2, f"{source} runs into the next item"

@@ -10,23 +10,33 @@ from __future__ import annotations
 import functools
 import http.client
 import http.server
+import queue
+import re
+import shutil
+import signal
 import socket
 import struct
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from generator import serve
+from generator.kit_servers import free_port
 from generator.paths import Layout
-from tests.generator.conftest import project_copy
+from tests.generator.conftest import REPO, project_copy
 
 ENGLISH_404 = "<html><body>Not here (English)</body></html>"
 CHINESE_404 = "<html><body>找不到此頁</body></html>"
 # Larger than any loopback socket buffers, so that the server is still writing when the client goes away.
 LARGE = 48 * 1024 * 1024
+CVB = str(REPO / ".venv" / "bin" / "cvb")
+# A guard against a wait that would never end (a stale stamp starts a whole build), not a time measured.
+LINE_WAIT_S = 120
 
 
 class JoinedServer(http.server.ThreadingHTTPServer):
@@ -157,3 +167,76 @@ def test_the_inputs_cover_what_a_build_reads() -> None:
         layout.wheels,
     ):
         assert any(needed == root or needed.is_relative_to(root) for root in roots), needed
+
+
+def lines_of(stream: IO[str], every: list[str]) -> tuple[queue.Queue[str], threading.Thread]:
+    """The stream's lines as they come, read on a thread of their own (which ends with the stream); each one is
+    also added to `every`."""
+    found: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in stream:
+            every.append(line)
+            found.put(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return found, reader
+
+
+def line_with(lines: queue.Queue[str], words: str) -> str:
+    while True:
+        try:
+            line = lines.get(timeout=LINE_WAIT_S)
+        except queue.Empty:
+            raise AssertionError(f"cvb serve never said {words!r}") from None
+        if words in line:
+            return line
+
+
+def test_cvb_serve_serves_a_site_up_to_date_unbuilt_and_keeps_it_when_a_change_breaks_the_config(
+    small_site: Path, tmp_path: Path
+) -> None:
+    """The command itself: a site recorded as built from the current inputs, for this address, is served at once
+    without a build; a missing page gets the edition's 404 page; a config change is seen (watchdog) and the
+    rebuild it starts, refused, leaves the last good site served; Ctrl-C ends it cleanly."""
+    layout = Layout()
+    config = tmp_path / "platform_config"
+    shutil.copytree(layout.config, config)
+    port = free_port()
+    digest = serve.inputs_digest(
+        layout, config, code=serve.code_digest(), site_url=f"http://127.0.0.1:{port}/"
+    )
+    serve.record_build(layout, small_site, digest)
+    process = subprocess.Popen(
+        [CVB, "--config", str(config), "serve", "--out", str(small_site), "--port", str(port)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    log: list[str] = []
+    (said, _), (logged, log_reader) = lines_of(process.stdout, []), lines_of(process.stderr, log)
+    try:
+        first = line_with(said, "Serving ")
+        assert f"Serving {small_site.resolve()} (up to date with its inputs, not rebuilt)" in first, first
+        assert request(port, "GET", "/zh/no-such-page/") == (
+            404,
+            "text/html; charset=utf-8",
+            CHINESE_404.encode(),
+        )
+        protocol = config / "protocol.yaml"
+        text = protocol.read_text(encoding="utf-8")
+        assert "floor_ms: " in text
+        protocol.write_text(re.sub(r"floor_ms: \d+", 'floor_ms: "soon"', text, count=1), encoding="utf-8")
+        line_with(logged, "Not rebuilt; the site still shows the last good build.")
+        assert "protocol.yaml, line" in line_with(logged, "protocol.yaml")
+        assert request(port, "GET", "/")[0] == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=LINE_WAIT_S)
+        log_reader.join(timeout=LINE_WAIT_S)
+        serve._stamp_path(layout, small_site).unlink(missing_ok=True)
+    assert process.returncode == 0, log
+    assert "Traceback" not in "".join(log), log

@@ -19,7 +19,6 @@ from generator.results.records import Loaded, draw_spec, load_folder
 from generator.rules_export import scoring_rules_json
 from runner.from_config import run_settings
 from runner.jobs import Endpoint, Job, PoolEntry
-from runner.policy import RunPolicy
 from runner.simulate import Model, ServerStats, served_in_thread, tone_pool
 
 T = TypeVar("T")
@@ -27,7 +26,8 @@ CONFIG = load_config(Layout().config)
 # Our clock counts as stalled only past five seconds here: on a machine shared by many test processes the loop can be
 # held up for half a second (bench/run.py saw it), and a test about verdicts must not turn into one about stalls.
 # The stall rule has tests of its own (test_attribution.py, and test_faults.py with a stall on purpose).
-RUN = run_settings(CONFIG, paced=False, insecure=True, policy=RunPolicy(stall_ms=5000))
+_CONFIGURED = run_settings(CONFIG, paced=False, insecure=True)
+RUN = dataclasses.replace(_CONFIGURED, policy=dataclasses.replace(_CONFIGURED.policy, stall_ms=5000))
 SETTINGS = RUN.settings
 ROUND = CONFIG.platform.rounds[-1].id
 # A draw of five (one easy, two each normal and hard), for tests about runs rather than about records the board

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from runner.policy import RunPolicy
 from runner.shell import FaultPlan, RunSettings, Slots, run_job
 from runner.simulate import Model, simulated_endpoint
 from tests.runner.support import RUN, SMALL, board, endpoint, job, run_async, write_entrants, write_pool
@@ -178,7 +177,7 @@ def test_a_dropped_connection_is_the_networks_and_stands_as_a_failed_item(tmp_pa
 def test_a_stall_of_our_clock_reruns_every_item_it_held_up_at_no_cost(tmp_path: Path) -> None:
     """The endpoint shares the runner's loop here, so blocking it stalls our own clock: each attempt open during
     the stall is ours (platform_error) and runs again; the record is the one a run without the stall writes."""
-    policy = RunPolicy(stall_ms=200)
+    policy = dataclasses.replace(RUN.policy, stall_ms=200)
     model = Model(error_rate=0.2, seed="m")
     _run(tmp_path / "clean", model=model, run=dataclasses.replace(RUN, policy=policy), concurrency=8)
     _, evidence = _run(

@@ -10,7 +10,11 @@ import pytest
 
 from generator.config.localise import zh_config
 from generator.kit_servers import rendered
+from generator.pages.words import cardinal
+from generator.pages.words_zh import zh_words
+from generator.provenance import Num
 from runner.attribution import Outcome, judge_attempt
+from runner.from_config import run_settings
 from runner.record import AWAITS
 from tests.runner.support import CONFIG, RUN
 
@@ -56,3 +60,16 @@ def test_the_methodology_page_says_how_a_run_is_recorded(edition: str) -> None:
     assert "asr" not in AWAITS and "llm" in AWAITS
     assert config.scoring.pillars["asr"].name in section and config.scoring.pillars["llm"].name in section
     assert config.protocol.deadline.clock in section
+
+
+@pytest.mark.parametrize(
+    ("edition", "page"), [(e, p) for e in ("en", "zh") for p in ("integration.md", "methodology.md")]
+)
+def test_both_pages_state_the_re_run_settings_the_runner_applies(edition: str, page: str) -> None:
+    section = _section(edition, page)
+    policy = run_settings(
+        CONFIG
+    ).policy  # the config's, as `cvb run` applies them (RUN's stall is the tests')
+    attempts = Num(policy.max_attempts, frozenset())
+    assert str(cardinal(attempts) if edition == "en" else zh_words(attempts)) in section
+    assert f"{policy.stall_ms} " in section

@@ -125,7 +125,9 @@ def test_cvb_run_runs_a_queue_and_says_its_progress(tmp_path: Path) -> None:
         assert stats.most == 3
     lines = err.getvalue().splitlines()
     total = 2 * RUN.draw_size
-    assert lines[-2].startswith(f"[{total}/{total} items, 2/2 jobs] ")
+    # Not a terminal here: one line per update, the last one with every item and job done.
+    assert lines[-2].startswith(f"[{'#' * 20}] {total}/{total} items, 2/2 jobs | ")
+    assert len(lines) == 2 * (RUN.draw_size + 1) + 1
     assert lines[-1] == "Connections open at once: at most 3 (budget 64)."
     loaded = board(tmp_path)
     assert loaded.problems == () and len(loaded.records) == 2

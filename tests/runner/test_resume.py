@@ -1,4 +1,4 @@
-"""A run killed mid-way (SIGKILL to the `python -m runner` process) resumes from its journal without running a
+"""A run killed mid-way (SIGKILL to the `cvb run` process) resumes from its journal without running a
 finished item again, never leaves half a record, and finishes with the record an uninterrupted run writes."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ KILL_AT = 12  # connections: the run is killed as the twelfth opens
 
 def _command(folder: Path, endpoints: Path) -> list[str]:
     return [
-        sys.executable, "-m", "runner", "--out", str(folder), "--endpoints", str(endpoints),
+        sys.executable, "-m", "generator.cli", "run", "--out", str(folder), "--endpoints", str(endpoints),
         "--entrant", "ex-01", "--pillar", "asr", "--round", ROUND, "--run", "1", "--seed", "s1",
         "--window", "w1", "--fast", "--insecure", "--quiet",
     ]  # fmt: skip

@@ -41,6 +41,11 @@ EXTRA = [
     "總 共 三 千 二 百 五 十 蚊", "9876 5432", "98 76 54 32", "50 %", "三万五", "两万", "3万5千", "两个", "三点五",
     "万一", "3，百", "萬一，三個", "五十美金", "US$20,000", "HK$20,000", "RMB 300", "三百人民幣", "美金五百",
     "300 usd", "iPhone 15 Pro", "萬一千蚊", "十萬火急", "三三兩兩", "六合彩", "進退兩難", "五顏六色", "萬一三個",
+    # NORM_VERSION 7: a dash between two short numbers is a range (至); a minus before a number is 負.
+    "3-5", "三至五", "3至5個", "10~15歲", "5-3", "2345-6789", "2026-12-03", "1-2-3", "-3度", "負三度", "−3",
+    "溫度 -3.5度", "9:00-17:00", "covid-19",
+    # ... and a long word kept as written with one character misheard is kept as written.
+    "十萬伙急", "三三兩倆", "佢十萬伙急咁", "五顏六式", "五顏六七", "一個月",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

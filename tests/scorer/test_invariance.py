@@ -88,7 +88,41 @@ FORMS = [
     ["五十巴仙", "50%", "百分之五十", "五十%"],
     ["百分百", "100%", "百分之一百"],
     ["三點正", "3:00", "三點", "3點"],
+    ["三至五", "3-5", "3~5", "3至5", "三-五", "3 - 5", "３－５"],
+    ["三至五個", "3-5個", "3至5個", "三至五個"],
+    ["負三度", "-3度", "−3度", "負3度", "- 3度"],
 ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=998),
+    st.integers(min_value=1, max_value=999),
+    st.sampled_from(["-", "~", "至", " - ", "～", "－"]),
+    st.sampled_from(["{}", "{}歲", "相差{}個", "{}日內"]),
+)
+def test_a_range_in_numerals_or_digits_with_any_dash_costs_nothing(
+    low: int, step: int, dash: str, frame: str
+) -> None:
+    high = min(low + step, 999)
+    if high <= low:
+        return
+    said = frame.format(f"{numeral_oracle.write(low)}至{numeral_oracle.write(high)}")
+    written = frame.format(f"{low}{dash}{high}")
+    assert _costs(said, written) == (0, 0), (said, written)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=10**6),
+    st.sampled_from(["-", "−", "負", "- "]),
+    st.sampled_from(["{}度", "溫度{}", "{}%"]),
+)
+def test_a_negative_number_with_any_minus_costs_nothing(n: int, minus: str, frame: str) -> None:
+    said = frame.format(f"負{numeral_oracle.write(n)}")
+    written = frame.format(f"{minus}{n}")
+    assert _costs(said, written) == (0, 0), (said, written)
+    assert _costs(said, frame.format(str(n)))[0] > 0  # the sign is never lost
 
 
 @pytest.mark.parametrize("group", FORMS)

@@ -11,6 +11,7 @@ import cn2an  # type: ignore[import-untyped]
 import pytest
 from cvb_scorer.normalise import normalise_hypothesis
 from cvb_scorer.normalise.numerals import read_number
+from cvb_scorer.reference.numerals import read_number as plain_read_number
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +42,7 @@ PUBLISHED = [
 @pytest.mark.parametrize(("text", "value"), PUBLISHED)
 def test_the_published_forms_read_alike_by_the_oracle_and_the_scorer(text: str, value: int) -> None:
     assert oracle.read(text) == str(value)
+    assert plain_read_number(text) == str(value)
     assert read_number(text) == str(value)
     assert normalise_hypothesis(text).text == str(value)
 

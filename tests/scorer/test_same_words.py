@@ -191,3 +191,69 @@ def test_the_issue_folds_no_longer_happen() -> None:
     # 霉→黴, 凄→悽, 炖→燉 were folded in the reference; now they stay as written.
     for text in ("發霉", "凄涼", "炖湯"):
         assert normalise_reference(text).text == text
+
+
+# Every example of the issue as a row: two ways of writing the same words, and what the hypothesis costs
+# (character errors, Mix Error Rate errors) against the reference. Whitespace, Simplified numerals, exceptions,
+# idioms, currencies and the Hong Kong forms of percentages, hours, halves, ten-cent coins, ranges, lists and
+# signs.
+ISSUE_EXAMPLES = [
+    # whitespace
+    ("總共三千二百五十蚊", "總 共 三 千 二 百 五 十 蚊", 0, 0),
+    ("利率係5%", "利率係5 %", 0, 0),
+    ("佢個電話係98765432", "佢個電話係9876 5432", 0, 0),
+    # a Simplified numeral costs exactly one error, and the number is still read
+    ("三萬五", "三万五", 1, 1),
+    ("兩萬", "两万", 2, 2),
+    # an exception never breaks a longer number
+    ("萬一千蚊", "11000蚊", 0, 0),
+    # idioms kept as written: one misheard character costs one error
+    ("十萬火急", "十萬火急", 0, 0),
+    ("十萬火急", "十萬伙急", 1, 1),
+    ("三三兩兩", "三三兩倆", 1, 1),
+    ("五顏六色", "五顏六式", 1, 1),
+    ("佢十萬火急咁", "佢十萬伙急咁", 1, 1),
+    # currency names kept, folded one way
+    ("五十港元", "五十美金", 2, 2),
+    ("HK$20,000", "US$20,000", 2, 2),
+    ("兩萬美金", "US$20,000", 0, 0),
+    ("三百港元", "HK$300", 0, 0),
+    # Hong Kong forms
+    ("五十巴仙", "50%", 0, 0),
+    ("百分百", "100%", 0, 0),
+    ("三點正", "3:00", 0, 0),
+    ("三點正", "三點", 0, 0),
+    ("兩個半鐘", "2個半鐘", 0, 0),
+    ("五毫子", "5毫子", 0, 0),
+    ("三至五", "3-5", 0, 0),
+    ("三至五個", "3~5個", 0, 0),
+    ("負三度", "-3度", 0, 0),
+    ("負三度", "−3度", 0, 0),
+    ("三、四個", "三四個", 0, 0),
+]
+
+
+@pytest.mark.parametrize(("ref", "hyp", "cer", "mer"), ISSUE_EXAMPLES)
+def test_every_example_of_the_issue_costs_what_the_rules_say(ref: str, hyp: str, cer: int, mer: int) -> None:
+    assert _costs(ref, hyp) == (cer, mer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "hyp"),
+    [("負三度", "三度"), ("-3度", "3度"), ("三至五", "三十五"), ("3-5", "35"), ("3-5個", "35個")],
+)
+def test_a_sign_or_a_range_is_never_lost(ref: str, hyp: str) -> None:
+    # Before: -3度 read as 3度, and 3-5 as 35.
+    cer, mer = _costs(ref, hyp)
+    assert cer > 0 and mer > 0
+
+
+def test_a_short_word_with_a_character_wrong_is_counting_again() -> None:
+    # Only words of four characters or more are recognised with a character misheard: 一個月 is no 一個人.
+    assert normalise_hypothesis("一個月").text == "1個月"
+    assert normalise_hypothesis("五顏六七").text == "5顏67"  # a numeral is never the misheard character
+
+
+def test_a_phone_number_or_a_date_with_dashes_reads_as_before() -> None:
+    assert _costs("23456789", "2345-6789") == (0, 0)
+    assert _costs("20261203", "2026-12-03") == (0, 0)

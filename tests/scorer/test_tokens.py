@@ -132,7 +132,8 @@ def test_whitespace_splits_tokens_whatever_script_wrote_the_digits(ref: str, hyp
         ("Wi-Fi", ["wifi"]),
         ("e-mail", ["email"]),
         ("3.5", ["3.5"]),
-        ("3-5", ["35"]),
+        ("3-5", ["3", "至", "5"]),  # a dash between short numbers is a range
+        ("5-3", ["53"]),  # a falling pair is no range: read as before
         ("v2.0", ["v", "2.0"]),
         ("九八七六 五四三二", ["98765432"]),
         ("一百，二百", ["100200"]),

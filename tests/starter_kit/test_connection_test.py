@@ -23,7 +23,7 @@ import websockets
 from websockets.asyncio.server import ServerConnection, serve
 
 from starter_kit.connection_test.client import RunResult, UsageError, run_items, tls_for
-from starter_kit.connection_test.report import to_json
+from starter_kit.connection_test.report import render_text, to_json
 from starter_kit.protocol.machine import PILLARS, Item
 from tests.starter_kit.protocol_support import (
     SETTINGS,
@@ -135,7 +135,6 @@ BROKEN = [
     ("silent after hello", "silent_after_hello", "asr", "handshake_incomplete"),
     ("work started before ready", "work_before_ready", "tts", "replied_before_ready"),
     ("model work before ready, so ready comes too late", "model_before_ready", "llm", "handshake_incomplete"),
-    ("a wrong accept", "wrong_accept", "asr", "format_not_accepted"),
     ("a debug line on the socket", "debug_line", "llm", "unrecognised_frame"),
     ("a transcript after the deadline", "late_transcript", "asr", "deadline_exceeded"),
     ("no transcript", "no_transcript", "asr", "no_response"),
@@ -345,6 +344,15 @@ def test_a_clip_in_the_wrong_format_is_refused_with_a_sentence(tmp_path: Path) -
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "stereo.wav is 44100 Hz, 2 channel(s)" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_another_accept_value_passes_with_a_note_in_the_report() -> None:
+    result, _ = run(against("wrong_accept", "asr"))
+    assert result.passed
+    text = render_text(result, settings=S)
+    assert "FAIL" not in text and "note: ready's accept was 'wav'" in text
+    (verdict,) = to_json(result, settings=S)["results"]
+    assert verdict["notes"] and verdict["failure"] is None
 
 
 def test_the_json_report_is_strict_json_even_for_silent_speech(

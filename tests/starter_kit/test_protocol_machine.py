@@ -161,7 +161,12 @@ CASES: list[tuple[str, str, list[Step], str | None]] = [
         "replied_before_ready",
     ),
     ("audio before ready", "tts", [("connect", 0.0), ("bytes", 0.01, SPEECH[:320])], "replied_before_ready"),
-    ("a wrong accept", "asr", [("connect", 0.0), ready(accept="wav")], "format_not_accepted"),
+    (
+        "another accept value, which is not negotiated",
+        "asr",
+        [("connect", 0.0), ready(accept="wav"), EOU_TICK, text(EOU + 0.2, "transcript", text="好")],
+        None,
+    ),
     ("a debug line", "asr", [*OPEN, ("text", 0.05, "DEBUG got hello")], "unrecognised_frame"),
     ("JSON that is not a frame", "asr", [*OPEN, ("text", 0.05, "[1, 2]")], "unrecognised_frame"),
     ("a frame the platform sends", "asr", [*OPEN, text(0.05, "hello")], "unrecognised_frame"),
@@ -379,6 +384,18 @@ def test_a_wait_is_not_a_failure_until_its_limit(pillar: str, steps: list[Step])
     exchange, _ = drive(pillar, steps)
     assert not exchange.done and all(v.passed for v in exchange.verdicts)
     assert exchange.next_wakeup() is not None  # and it is bounded
+
+
+def test_another_accept_value_is_a_note_in_the_verdict_not_a_failure() -> None:
+    exchange, sent = drive(
+        "asr", [("connect", 0.0), ready(accept="wav"), EOU_TICK, text(EOU + 0.2, "transcript", text="好")]
+    )
+    assert exchange.done and [v.passed for v in exchange.verdicts] == [True]
+    assert any(isinstance(m, dict) and m["type"] == "end_of_utterance" for m in sent)  # the audio went out
+    (note,) = exchange.verdicts[0].notes
+    assert "'wav'" in note and repr(S.encoding) in note
+    plain, _ = drive("asr", [*OPEN, EOU_TICK, text(EOU + 0.2, "transcript", text="好")])
+    assert plain.verdicts[0].notes == ()
 
 
 def test_hello_carries_the_deadline_the_pages_compute() -> None:

@@ -22,11 +22,13 @@ from cvb_scorer.normalise.numerals import (
     CLOCK_TRIGGER,
     COMMA_BETWEEN_RANGE_WORDS,
     EXCEPTION_WORDS,
+    SIGNS_TRIGGER,
     clock_times,
     drop_currency_words,
     fold_numerals,
     join_comma_ranges,
     join_thousands,
+    signs,
     spoken_forms_settled,
 )
 from cvb_scorer.normalise.text import (
@@ -46,7 +48,7 @@ from cvb_scorer.reference.normalise import RULES, Rule, Side
 
 # Bump whenever any rule changes what it produces; it is part of the scoring signature, and the golden output
 # in tests/scorer/golden/ records the version it was made with, so a change without a bump fails the tests.
-NORM_VERSION = 6
+NORM_VERSION = 7
 
 __all__ = [
     "EXCEPTION_WORDS",
@@ -96,9 +98,8 @@ class Normalised:
 
 # The both-sides rules after the fold, in the order of ``RULES``, each with its trigger: a text with no match
 # is left unchanged by the rule (a property the tests check rule by rule). There is no shortcut past the rules
-# for Han and punctuation any more: it knew what every other rule does, and bought about 0.15 ms of a
-# keystroke at 1,500 characters (normalising the hypothesis: 0.66 ms with it, 0.81 ms without; the keystroke
-# is 6 to 10 ms on this shared machine), well under the 5 per cent a route of its own must earn.
+# for Han and punctuation: such a shortcut has to know what every other rule does, and it bought well under
+# the 5 per cent of a keystroke a route of its own must earn (bench/editor.py measures the keystroke).
 _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (None, drop_whitespace),  # looks for a space itself
@@ -108,6 +109,7 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (re.compile("[-.]"), join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
+    (SIGNS_TRIGGER, signs),
     (CLOCK_TRIGGER, clock_times),
     (None, strip_punctuation),  # scans for a gap itself
     (None, drop_currency_words),  # looks for the currency words itself

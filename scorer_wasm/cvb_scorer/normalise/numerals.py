@@ -412,6 +412,47 @@ def _spoken(match: re.Match[str], minutes: str) -> str:
     return spoken_time(match[1], minutes, match.string[end : end + 1]) or match[0]
 
 
+# Signs between and before numbers in digits, read once the numerals are. A dash or a tilde between two numbers
+# of at most three digits, the first below the second, is a range (3-5 is 3至5, as 三至五 is); a longer group
+# (2345-6789), a chain of groups (2026-12-03, 1-2-3), a decimal beside it or a first number not below the second
+# keeps the dash, which the punctuation rule removes as before. A minus sign right before a number that nothing
+# number-like or letter-like precedes is a minus (-3度 is 負3度, as 負三度 is): it is written 負, which no rule
+# removes, so a sign is never lost and never joins a number.
+RANGE_DASHES = "-–~〜"
+MINUS_SIGNS = "-−"
+_DASH_RANGE = re.compile(
+    f"(?<![0-9A-Za-z.{re.escape(RANGE_DASHES + MINUS_SIGNS)}])([0-9]{{1,3}})[{re.escape(RANGE_DASHES)}]([0-9]{{1,3}})"
+    f"(?![0-9.]|[{re.escape(RANGE_DASHES)}][0-9])"
+)
+_MINUS = re.compile(f"[{re.escape(MINUS_SIGNS)}](?=[0-9])")
+_NOT_BEFORE_A_MINUS = frozenset(
+    "0123456789.%" + RANGE_DASHES + MINUS_SIGNS + "".join(NUMERAL_CHARS) + "".join(DECIMAL_WORDS)
+)
+SIGNS_TRIGGER = re.compile(f"[{re.escape(RANGE_DASHES + MINUS_SIGNS)}](?=[0-9])")
+RANGE_WORD = "至"
+MINUS_WORD = "負"
+
+
+def _range(match: re.Match[str]) -> str:
+    low, high = match.group(1), match.group(2)
+    return f"{low}{RANGE_WORD}{high}" if int(low) < int(high) else match.group()
+
+
+def _minus(match: re.Match[str]) -> str:
+    k = match.start()
+    before = match.string[k - 1] if k else ""
+    if before and (before in _NOT_BEFORE_A_MINUS or class_code(before) == "L"):
+        return match.group()
+    return MINUS_WORD
+
+
+def signs(text: str) -> str:
+    """3-5 → 3至5 (a range), -3 → 負3 (a minus): the signs rule."""
+    if SIGNS_TRIGGER.search(text) is None:
+        return text
+    return _MINUS.sub(_minus, _DASH_RANGE.sub(_range, text))
+
+
 # Hong Kong ways of saying a percentage or an hour, read once the numbers and the currency words are (the
 # spoken-forms rule): 巴仙 after a number is a percent sign (五十巴仙 = 50%), and 正 after an hour's 點 says
 # nothing more (三點正 = 三點 = 3:00). (百分百, 100%, is read with the numerals.)
@@ -493,6 +534,79 @@ def fold_run(text: str, match: re.Match[str], convert: Callable[[str], str | Non
 _DIGITS_BETWEEN_DOTS = re.compile("[0-9]+(?: [0-9]+)+")
 
 
+# A word kept as written of at least this many characters (the idioms) is kept as written also when one of its
+# characters is misheard: replaced by a Han character that is not a numeral or a decimal word (十萬伙急 for
+# 十萬火急), so that the mishearing costs one error, not the digits of a number read out of the rest. Shorter
+# words are too close to ordinary counting (一個人, 一個月) to be recognised with a character wrong.
+MISHEARD_FROM = 4
+
+
+_Entries = tuple[tuple[int, str], ...]
+
+
+def _misheard_tables() -> tuple[dict[tuple[str, str], _Entries], ...]:
+    """Four indexes of (where the numeral stands, word) over every long word kept as written, keyed by the
+    numeral and a character of the word next to it: the one after it, the one before it, and, for a numeral
+    first or last in the word, the one two after or two before it. A word with one character misheard that
+    covers a run has, at the run's first numeral, at least one of these pairs as written (only one character
+    differs, and a word has at least four), so looking the run up in the four finds every candidate."""
+    after: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    before: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    two_after: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    two_before: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for word in EXCEPTION_WORDS:
+        if len(word) < MISHEARD_FROM:
+            continue
+        last = len(word) - 1
+        for where, ch in enumerate(word):
+            if ch not in NUMERAL_CHARS:
+                continue
+            entry = (where, word)
+            if where < last:
+                after.setdefault((ch, word[where + 1]), []).append(entry)
+            if where > 0:
+                before.setdefault((word[where - 1], ch), []).append(entry)
+            if where == 0:
+                two_after.setdefault((ch, word[2]), []).append(entry)
+            if where == last:
+                two_before.setdefault((word[where - 2], ch), []).append(entry)
+    return tuple(
+        {key: tuple(entries) for key, entries in index.items()}
+        for index in (after, before, two_after, two_before)
+    )
+
+
+_AFTER, _BEFORE, _TWO_AFTER, _TWO_BEFORE = _misheard_tables()
+
+
+def misheard_word_end(text: str, start: int, pos: int) -> int | None:
+    """Where a long word kept as written, with one character misheard, ends, when it covers the numeral run
+    starting at ``start`` and starts at or after ``pos``; the furthest such end, or None. The numeral at
+    ``start`` is one of the word's own (a misheard character is never a numeral)."""
+    ch = text[start]
+    candidates = (
+        _AFTER.get((ch, text[start + 1 : start + 2]), ())
+        + _BEFORE.get((text[start - 1 : start] if start else "", ch), ())
+        + _TWO_AFTER.get((ch, text[start + 2 : start + 3]), ())
+        + _TWO_BEFORE.get((text[start - 2 : start - 1] if start > 1 else "", ch), ())
+    )
+    best: int | None = None
+    for where, word in candidates:
+        begin = start - where
+        end = begin + len(word)
+        if begin < pos or end > len(text) or (best is not None and end <= best):
+            continue
+        window = text[begin:end]
+        wrong = [k for k in range(len(word)) if window[k] != word[k]]
+        if len(wrong) == 1 and _misheard(window[wrong[0]]):
+            best = end
+    return best
+
+
+def _misheard(ch: str) -> bool:
+    return class_code(ch) in ("H", "C") and ch not in _NUMBERISH
+
+
 _TO_HONG_KONG = str.maketrans(SIMPLIFIED_NUMERALS)
 _SIMPLIFIED_NUMERAL = re.compile(f"[{''.join(SIMPLIFIED_NUMERALS)}]")
 # Simplified numerals written before a number in digits: what reading a number with Simplified numerals leaves
@@ -532,14 +646,14 @@ def fold_each_run(text: str, convert: Callable[[str], str | None]) -> str:
         while k < len(words) and words[k][1] <= start:
             k += 1
         mark = _SIMPLIFIED_MARK.match(text, start) if simplified else None
+        at_word = k < len(words) and words[k][0] == start
         if k < len(words) and words[k][0] < start:
             out.append(text[start : words[k][1]])
             pos = words[k][1]
-        elif (
-            match.end() - start == 1
-            and text[start] in _ONE_CHARACTER_RUNS
-            and not (k < len(words) and words[k][0] == start)
-        ):
+        elif not at_word and (misheard := misheard_word_end(read, start, pos)) is not None:
+            out.append(text[start:misheard])
+            pos = misheard
+        elif match.end() - start == 1 and text[start] in _ONE_CHARACTER_RUNS and not at_word:
             # Most runs are one character (一個, 兩次), and what one folds to depends on nothing around it.
             out.append(_ONE_CHARACTER_RUNS[text[start]])
             pos = match.end()

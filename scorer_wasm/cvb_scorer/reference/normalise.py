@@ -15,29 +15,17 @@ from dataclasses import dataclass
 
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
-from cvb_scorer.normalise.numerals import (
-    CURRENCY_BEFORE,
-    CURRENCY_RUN,
-    EXCEPTION_WORDS,
-    FOREIGN_CURRENCIES,
-    LOCAL_CURRENCY_NAMES,
-    THOUSANDS,
-    drop_currency,
-    drop_currency_before,
-    fold_each_run,
-    join_comma_ranges,
-    read_number,
-    spoken_time,
-)
-from cvb_scorer.normalise.text import (
-    CLOCK_HALF,
-    DECIMAL_WORD,
-    LIST_COMMAS,
-    NUMERAL_CHARS,
+from cvb_scorer.normalise.text import LIST_COMMAS, is_gap, join_latin_words, separator
+from cvb_scorer.reference.data import DECIMAL, FOREIGN, HALF, LOCAL_NAMES, MISHEARD_FROM, NUMERALS
+from cvb_scorer.reference.numerals import (
+    FIXED_WORDS,
     SPACE,
-    is_gap,
-    join_latin_words,
-    separator,
+    currency_words,
+    fold_numerals,
+    join_comma_ranges,
+    join_thousands,
+    signs,
+    spoken_time,
 )
 from cvb_scorer.tokens import class_code
 
@@ -76,10 +64,11 @@ def reference_fold(text: str) -> str:
 def fold_positions(text: str) -> tuple[str, list[tuple[int, str, str]]]:
     """s2hk over the whole text (its phrases choose each replacement), kept only where the character is
     Simplified-only: every other character stays exactly as written. Also returns what changed."""
-    from cvb_scorer.normalise.fold import converter
-
     simplified = charsets().simplified_only
-    converted = converter().convert(text)
+    # OpenCC itself, not the fast path's windowed fold (the fast path checks the version of its data).
+    import opencc
+
+    converted: str = opencc.OpenCC("s2hk").convert(text)
     out = []
     changes = []
     for k, (before, after) in enumerate(zip(text, converted, strict=True)):
@@ -130,7 +119,7 @@ def case(text: str) -> str:
 
 
 def thousands(text: str) -> str:
-    return THOUSANDS.sub("", text)
+    return join_thousands(text)
 
 
 def latin_words(text: str) -> str:
@@ -142,7 +131,7 @@ def ranges(text: str) -> str:
 
 
 def numerals(text: str) -> str:
-    return fold_each_run(text, read_number)
+    return fold_numerals(text)
 
 
 def _continues_a_number(text: str, start: int, *, joiners: str) -> bool:
@@ -150,7 +139,7 @@ def _continues_a_number(text: str, start: int, *, joiners: str) -> bool:
     after one."""
 
     def numberish(k: int) -> bool:
-        return k >= 0 and ("0" <= text[k] <= "9" or text[k] in NUMERAL_CHARS)
+        return k >= 0 and ("0" <= text[k] <= "9" or text[k] in NUMERALS)
 
     before = text[start - 1] if start > 0 else ""
     return numberish(start - 1) or (before != "" and before in joiners and numberish(start - 2))
@@ -170,7 +159,7 @@ def _hour_at(text: str, start: int, *, joiners: str) -> str | None:
 def _colon_time_at(text: str, start: int) -> tuple[str, int] | None:
     """An hour, a colon and two digits of minutes (00 to 59) starting at ``start``, that no digit or numeral,
     dot or colon and digit, or 點 continues: the time as it is said, and where it ends."""
-    hour = _hour_at(text, start, joiners=".:" + DECIMAL_WORD)
+    hour = _hour_at(text, start, joiners=".:" + DECIMAL)
     if hour is None:
         return None
     colon = start + len(hour)
@@ -182,9 +171,9 @@ def _colon_time_at(text: str, start: int) -> tuple[str, int] | None:
         return None
     if (
         "0" <= following[:1] <= "9"
-        or following[:1] in NUMERAL_CHARS
+        or following[:1] in NUMERALS
         or (following[:1] in (":", ".") and "0" <= following[1:] <= "9")
-        or following[:1] == DECIMAL_WORD
+        or following[:1] == DECIMAL
     ):
         return None
     spoken = spoken_time(hour, minutes, text[end : end + 1])
@@ -193,11 +182,11 @@ def _colon_time_at(text: str, start: int) -> tuple[str, int] | None:
 
 def _half_past_at(text: str, start: int) -> tuple[str, int] | None:
     """An hour and 點半 starting at ``start``, that no 點 follows: the time as it is said, and where it ends."""
-    hour = _hour_at(text, start, joiners="." + DECIMAL_WORD)
+    hour = _hour_at(text, start, joiners="." + DECIMAL)
     if hour is None:
         return None
     end = start + len(hour) + 2
-    if text[start + len(hour) : end] != DECIMAL_WORD + CLOCK_HALF or text[end : end + 1] == DECIMAL_WORD:
+    if text[start + len(hour) : end] != DECIMAL + HALF or text[end : end + 1] == DECIMAL:
         return None
     spoken = spoken_time(hour, "30", text[end : end + 1])
     return None if spoken is None else (spoken, end)
@@ -225,7 +214,7 @@ def clock_times(text: str) -> str:
 def _joins(ch: str) -> bool:
     """Whether ``ch`` could join a number beside it: a digit, a numeral or the decimal word (a dot alone is
     punctuation, which goes)."""
-    return "0" <= ch <= "9" or ch in NUMERAL_CHARS or ch in "點点"
+    return "0" <= ch <= "9" or ch in NUMERALS or ch in "點点"
 
 
 def spoken_forms(text: str) -> str:
@@ -239,7 +228,7 @@ def spoken_forms(text: str) -> str:
         elif (
             text[i] == "正"
             and len(out) >= 2
-            and out[-1] == DECIMAL_WORD
+            and out[-1] == DECIMAL
             and "0" <= out[-2][-1:] <= "9"
             and not (i + 1 < len(text) and _joins(text[i + 1]))
         ):
@@ -275,7 +264,7 @@ def punctuation(text: str) -> str:
         if gap == "." and "0" <= last <= "9" and "0" <= nxt <= "9":
             out.append(".")
             continue
-        if gap[0] == "%" and last and ("0" <= last <= "9" or last in NUMERAL_CHARS):
+        if gap[0] == "%" and last and ("0" <= last <= "9" or last in NUMERALS):
             out.append("%")
             last, gap = "%", gap[1:]
         if gap and last and nxt:
@@ -295,12 +284,6 @@ def whitespace(text: str) -> str:
         if before and after and class_code(before) == "L" and class_code(after) == "L":
             out.append(SPACE)
     return "".join(out)
-
-
-def currency_words(text: str) -> str:
-    # Before a number first, then after one (港幣三百蚊 → 港幣300蚊 → 300蚊 → 300; 美金三百 → 300美元).
-    before = CURRENCY_BEFORE.sub(drop_currency_before, text)
-    return CURRENCY_RUN.sub(drop_currency, before)
 
 
 def compose(text: str) -> str:
@@ -442,12 +425,12 @@ RULES: tuple[Rule, ...] = (
         "latin-words",
         Side.BOTH,
         "A hyphen or a dot between two letters joins them into one word (one Mix Error Rate token); between "
-        "two digits a dot is a decimal point and a hyphen separates.",
-        (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("3-5", "35")),
+        "two digits a dot is a decimal point, and a hyphen is left to the signs rule (a range, or removed).",
+        (("Wi-Fi", "wifi"), ("e-mail", "email"), ("a.m.", "am"), ("3.5", "3.5"), ("5-3", "53")),
         latin_words,
         zh=(
             "兩個字母之間的連字號或圓點把它們連成一個詞（混合錯誤率的一個單位）；兩個數字之間的圓點是小數"
-            "點，連字號則是分隔。"
+            "點，連字號則交由符號規則處理（範圍，或刪除）。"
         ),
     ),
     Rule(
@@ -513,7 +496,12 @@ RULES: tuple[Rule, ...] = (
         "Words and idioms that hold numeral characters but are not numbers are kept as written, so a misheard "
         "character in one costs one error: the scorer's list, idioms heard in Hong Kong speech, and the words "
         "HKCanCor tags as anything but a number or a time. One is never read into a number, nor does it break "
-        "a longer number it starts (萬一千 is 11000). The words: " + " ".join(EXCEPTION_WORDS) + ".",
+        "a longer number it starts (萬一千 is 11000). One of at least "
+        + str(MISHEARD_FROM)
+        + " characters is kept as written also with one character misheard as a Han character that is not a "
+        "numeral (十萬伙急 for 十萬火急), so the mishearing costs one error. The words: "
+        + " ".join(FIXED_WORDS)
+        + ".",
         (
             ("一齊", "一齊"),
             ("九龍", "九龍"),
@@ -523,12 +511,45 @@ RULES: tuple[Rule, ...] = (
             ("六合彩", "六合彩"),
             ("進退兩難", "進退兩難"),
             ("萬一千蚊", "11000"),
+            ("十萬伙急", "十萬伙急"),
+            ("三三兩倆", "三三兩倆"),
         ),
         None,
         zh=(
             "含數字字元但不是數字的詞語及成語保留原文，所以聽錯其中一個字只扣一分：來源是評分器本身的詞表、"
             "香港常用的成語，以及 HKCanCor 標註為數字或時間以外詞類的詞語。這些詞語從不讀成數字，也不會拆開"
-            "以它開頭的較長數字（萬一千 是 11000）。詞語：" + " ".join(EXCEPTION_WORDS) + "。"
+            "以它開頭的較長數字（萬一千 是 11000）。不少於 "
+            + str(MISHEARD_FROM)
+            + " 個字的詞語，其中一個字聽錯成不是數字的漢字（十萬伙急 對 十萬火急），仍保留原文，所以只扣一分。詞語："
+            + " ".join(FIXED_WORDS)
+            + "。"
+        ),
+    ),
+    Rule(
+        "signs",
+        Side.BOTH,
+        "Signs read once the numerals are: a dash or a tilde between two numbers of at most three digits, the "
+        "first below the second, is a range, written 至 (3-5 reads as 三至五 does); a minus sign right before a "
+        "number that no digit, letter, numeral or sign precedes is written 負 (-3度 reads as 負三度 does). A "
+        "longer group (a phone number 2345-6789), a chain (2026-12-03) or a falling pair keeps its dash, which "
+        "the punctuation rule removes.",
+        (
+            ("3-5", "3至5"),
+            ("三至五", "3至5"),
+            ("三-五個", "3至5個"),
+            ("10~15歲", "10至15歲"),
+            ("2345-6789", "23456789"),
+            ("2026-12-03", "20261203"),
+            ("-3度", "負3度"),
+            ("負三度", "負3度"),
+            ("covid-19", "covid19"),
+        ),
+        signs,
+        zh=(
+            "數字讀過後讀符號：兩個不超過三位的數之間的連字號或波浪號，前一個數較小，就是範圍，寫作「至」"
+            "（3-5 與三至五讀法相同）；數字前面緊接的減號，若前面不是數字、字母、數字詞或符號，寫作「負」"
+            "（-3度 與負三度讀法相同）。較長的一組（電話號碼 2345-6789）、一串（2026-12-03）或前大後小的一對，"
+            "連字號照舊由標點規則刪除。"
         ),
     ),
     Rule(
@@ -574,10 +595,10 @@ RULES: tuple[Rule, ...] = (
         "currency-words",
         Side.BOTH,
         "The local currency goes: 蚊 and 元 right after a number, and "
-        + ", ".join(LOCAL_CURRENCY_NAMES)
+        + ", ".join(LOCAL_NAMES)
         + " right before or after one, as HK$ and $ go. Any other currency named right before or after a number "
         "stays, written one way after it ("
-        + "; ".join(f"{', '.join(names)} → {canonical}" for canonical, names in FOREIGN_CURRENCIES.items())
+        + "; ".join(f"{', '.join(names)} → {canonical}" for canonical, names in FOREIGN.items())
         + "), so naming the wrong currency costs an error and another spelling of the right one costs none. "
         "Elsewhere (元朗, 有蚊, 美金匯率) the words stay.",
         (
@@ -598,11 +619,9 @@ RULES: tuple[Rule, ...] = (
         currency_words,
         zh=(
             "本地貨幣刪除：緊接數字之後的「蚊」及「元」，以及緊貼數字前後的"
-            + "、".join(LOCAL_CURRENCY_NAMES)
+            + "、".join(LOCAL_NAMES)
             + "，與 HK$ 及 $ 一樣刪除。緊貼數字前後的其他貨幣保留，並統一寫在數字之後（"
-            + "；".join(
-                f"{'、'.join(names)} → {canonical}" for canonical, names in FOREIGN_CURRENCIES.items()
-            )
+            + "；".join(f"{'、'.join(names)} → {canonical}" for canonical, names in FOREIGN.items())
             + "），所以講錯貨幣會扣分，同一貨幣換個寫法則不扣分。其他位置（元朗、有蚊、美金匯率）保留。"
         ),
     ),
