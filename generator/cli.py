@@ -22,6 +22,18 @@ from runner.cli import DESCRIPTION as RUN_DESCRIPTION
 from runner.cli import add_arguments as add_run_arguments
 from starter_kit.connection_test.cli import DESCRIPTION, add_arguments
 
+# What a build can fail on that the user can fix: each carries its own sentence, never a traceback.
+BUILD_ERRORS: tuple[type[Exception], ...] = (
+    FileNotFoundError,
+    SiteGeneratorError,
+    StaleWheelError,
+    BadRecordsError,
+    WordingError,
+    SynonymsError,
+)
+# cvb serve also keeps the last good site when the config itself does not load.
+REBUILD_ERRORS: tuple[type[Exception], ...] = (ConfigError, *BUILD_ERRORS)
+
 
 def _build(args: argparse.Namespace, layout: Layout) -> int:
     from generator.build import build_site
@@ -128,15 +140,7 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
             try:
                 build(now)
                 print("Rebuilt.", flush=True)
-            except (
-                ConfigError,
-                FileNotFoundError,
-                SiteGeneratorError,
-                StaleWheelError,
-                BadRecordsError,
-                WordingError,
-                SynonymsError,
-            ) as exc:
+            except REBUILD_ERRORS as exc:
                 print(f"Not rebuilt; the site still shows the last good build.\n{exc}", file=sys.stderr)
     except KeyboardInterrupt:
         server.shutdown()
@@ -274,14 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (
-        FileNotFoundError,
-        SiteGeneratorError,
-        StaleWheelError,
-        BadRecordsError,
-        WordingError,
-        SynonymsError,
-    ) as exc:
+    except BUILD_ERRORS as exc:
         print(f"cvb {args.command}: {exc}", file=sys.stderr)
         return 2
 
