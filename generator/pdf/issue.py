@@ -26,7 +26,7 @@ from generator.pdf.html import Section, anchor_prefixes, listings_once, section
 # Re-exported: the publication check reads them here.
 from generator.pdf.printed import PDF_FOLDER as PDF_FOLDER
 from generator.pdf.printed import PrintedPdf as PrintedPdf
-from generator.pdf.printer import print_cached
+from generator.pdf.printer import print_all
 from generator.provenance import Num, Text
 from generator.site_build.markdown import Rendered, Sources, load_sources, render_print
 
@@ -87,20 +87,21 @@ def css_string(value: object) -> Markup:
 
 def render_for_print(
     layout: Layout,
-    edition: Edition,
     *,
     config_dir: Path | None = None,
     keys: bool = False,
     sources: Sources | None = None,
 ) -> Rendered:
-    """The site's own pages, with the interactive editor replaced by its build-time drawing (from `sources`
-    when given: the build's, which its web pages are rendered from too)."""
+    """The site's own pages of both editions, each with the interactive editor replaced by its build-time
+    drawing and a note, in that edition's words, of where the web edition is (from `sources` when given: the
+    build's, which its web pages are rendered from too). One render serves every document of every edition."""
     env = _html_env(layout)
+    notes = {edition.code: edition.web_note for edition in EDITIONS}
 
-    def editors(config: Config, sample: scorer_bridge.EditorSample) -> tuple[str, str]:
+    def editors(config: Config, sample: scorer_bridge.EditorSample, language: str) -> tuple[str, str]:
         def one(compact: bool) -> str:
             return env.get_template("editor.html.j2").render(
-                web_note=edition.web_note,
+                web_note=notes[language],
                 address=config.platform.urls.methodology,
                 view_html=sample.html,
                 compact=compact,
@@ -160,9 +161,9 @@ def print_jobs(
     if unreleased(config):
         return []
     jobs: list[PrintJob] = []
+    rendered = render_for_print(layout, config_dir=config_dir, sources=sources)
+    issued = str(rendered.config.platform.issues[-1].issued)
     for edition in EDITIONS:
-        rendered = render_for_print(layout, edition, config_dir=config_dir, sources=sources)
-        issued = str(rendered.config.platform.issues[-1].issued)
         for document in edition.documents:
             html = compose(layout, rendered, edition, document)
             jobs.append(PrintJob(edition, document, edition.filename(document, issued), html))
@@ -176,11 +177,11 @@ def pdf_cache(layout: Layout) -> Path:
 def print_issue(
     layout: Layout, *, config_dir: Path | None = None, cache: bool = True, sources: Sources | None = None
 ) -> list[PrintedPdf]:
-    """Every PDF of the current issue, in memory (through the cache unless cache=False)."""
-    return [
-        PrintedPdf(job.filename, print_cached(job.html, cache=pdf_cache(layout) if cache else None).data)
-        for job in print_jobs(layout, config_dir=config_dir, sources=sources)
-    ]
+    """Every PDF of the current issue, in memory (through the cache unless cache=False); those not cached are
+    printed concurrently (printer.print_all)."""
+    jobs = print_jobs(layout, config_dir=config_dir, sources=sources)
+    printed = print_all([job.html for job in jobs], cache=pdf_cache(layout) if cache else None)
+    return [PrintedPdf(job.filename, pdf.data) for job, pdf in zip(jobs, printed, strict=True)]
 
 
 def build_issue_pdfs(

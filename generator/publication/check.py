@@ -34,7 +34,7 @@ from generator.paths import Layout
 from generator.pdf.editions import EDITIONS
 from generator.pdf.html import markdown_html, site_address
 from generator.pdf.issue import PDF_FOLDER, PrintJob, compose, download_rows, pdf_cache, render_for_print
-from generator.pdf.printer import print_cached
+from generator.pdf.printer import print_all
 from generator.precompress import COMPRESSIBLE
 from generator.publication.rendering import broken_identifiers, markdown_leftovers
 from generator.publication.sources import Folder, Published, html_text
@@ -73,16 +73,15 @@ def expected(layout: Layout, *, config_dir: Path | None = None, results: Path | 
     pdfs: list[ExpectedPdf] = []
     printed: list[PrintedPdf] = []
     keyed_docs: dict[tuple[str, str], list[Token]] = {}
+    marked = render_for_print(layout, config_dir=config_dir, keys=True)
     for edition in EDITIONS:
-        marked = render_for_print(layout, edition, config_dir=config_dir, keys=True)
         for document in edition.documents:
             keyed_docs[edition.code, document.slug] = keyed_tokens(
                 html_text(compose(layout, marked, edition, document))
             )
-    for job in jobs:
-        data = print_cached(job.html, cache=pdf_cache(layout)).data
-        printed.append(PrintedPdf(job.filename, data))
-        pdfs.append(ExpectedPdf(job, data, keyed_docs[job.edition.code, job.document.slug]))
+    for job, pdf in zip(jobs, print_all([job.html for job in jobs], cache=pdf_cache(layout)), strict=True):
+        printed.append(PrintedPdf(job.filename, pdf.data))
+        pdfs.append(ExpectedPdf(job, pdf.data, keyed_docs[job.edition.code, job.document.slug]))
     rendered: Rendered = render_all(
         layout,
         config_dir=config_dir,

@@ -78,8 +78,9 @@ def artefacts(
     return files
 
 
-# The print edition's stand-in for the editors: (config, the scored sample) -> (full, compact) markup.
-PrintEditors = Callable[[Config, scorer_bridge.EditorSample], tuple[str, str]]
+# The print edition's stand-in for the editors: (config, the scored sample, the edition's code) -> (full, compact)
+# markup.
+PrintEditors = Callable[[Config, scorer_bridge.EditorSample, str], tuple[str, str]]
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def render_print(
     config = sources.config
 
     def printed(edition: Edition) -> dict[bool, str]:
-        full, compact_markup = print_editors(config, sources.samples[edition.code])
+        full, compact_markup = print_editors(config, sources.samples[edition.code], edition.code)
         return {False: full, True: compact_markup}
 
     return _render_pages(

@@ -46,9 +46,9 @@ def draft_texts() -> tuple[DraftText, ...]:
     layout = Layout()
     out = Path(tempfile.mkdtemp(prefix="cvb-draft-pdfs-"))
     found = []
+    rendered = render_for_print(layout)
     for edition in EDITIONS:
         language = "zh" if edition.code.startswith("zh") else "en"
-        rendered = render_for_print(layout, edition)
         for document in covering_documents(edition):
             path = out / edition.filename(document, "draft")
             path.write_bytes(print_cached(compose(layout, rendered, edition, document), cache=None).data)

@@ -74,7 +74,7 @@ def test_no_built_chinese_page_or_pdf_uses_a_form_the_list_replaces(built_site: 
 
 def test_every_chinese_print_document_uses_the_list() -> None:
     # The documents the Chinese PDFs print, composed whether or not the settings allow a dated print.
-    rendered = render_for_print(LAYOUT, CHINESE)
+    rendered = render_for_print(LAYOUT)
     found = {
         document.slug: offences(visible_text(compose(LAYOUT, rendered, CHINESE, document)))
         for document in CHINESE.documents

@@ -49,7 +49,7 @@ def web() -> Rendered:
 
 @functools.cache
 def paper() -> Rendered:
-    return render_for_print(LAYOUT, EDITIONS[0])
+    return render_for_print(LAYOUT)
 
 
 def pages(rendered: Rendered, language: str) -> dict[str, str]:
