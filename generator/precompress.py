@@ -20,6 +20,7 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import brotli  # type: ignore[import-untyped]
@@ -98,6 +99,13 @@ def chosen_encoding(header: str, available: list[str]) -> str | None:
     return None
 
 
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def candidates(root: Path) -> Iterator[Path]:
     for path in sorted(root.rglob("*")):
         if path.is_file() and path.suffix in COMPRESSIBLE and path.stat().st_size >= MIN_BYTES:
@@ -136,11 +144,16 @@ def sent_bytes(name: str, data: bytes, *, cache: Path | None = None) -> int:
     return next((len(made[encoding]) for encoding, _ in ENCODINGS if encoding in made), len(data))
 
 
-def precompress_tree(root: Path, *, cache: Path | None = None) -> list[Path]:
-    """Write the copies beside every candidate under `root`; returns the copies written."""
+def precompress_tree(root: Path, *, cache: Path | None = None, workers: int | None = None) -> list[Path]:
+    """Write the copies beside every candidate under `root`; returns the copies written, in path order.
+
+    Files are compressed on `workers` threads (default: one per CPU): zlib and Brotli release the interpreter
+    while they compress, and a file's copies depend on its bytes alone, whichever thread makes them."""
+    paths = list(candidates(root))
+    with ThreadPoolExecutor(max_workers=workers or _cpus()) as pool:
+        made_each = list(pool.map(lambda path: copies(path.read_bytes(), cache=cache), paths))
     written = []
-    for path in candidates(root):
-        made = copies(path.read_bytes(), cache=cache)
+    for path, made in zip(paths, made_each, strict=True):
         for encoding, suffix in ENCODINGS:
             if encoding in made:
                 copy = path.with_name(path.name + suffix)

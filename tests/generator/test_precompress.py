@@ -103,6 +103,16 @@ def test_copies_are_written_only_where_they_pay(tmp_path: Path) -> None:
         assert (tmp_path / name).stat().st_size <= 0.9 * len(original)
 
 
+def test_copies_made_on_several_threads_are_those_made_on_one(tmp_path: Path) -> None:
+    one, several = tmp_path / "one", tmp_path / "several"
+    site_files(one)
+    site_files(several)
+    written_one = precompress_tree(one, workers=1)
+    written_several = precompress_tree(several, workers=4)
+    assert [p.relative_to(one) for p in written_one] == [p.relative_to(several) for p in written_several]
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(written_one, written_several, strict=True))
+
+
 def test_files_above_the_large_size_get_brotlis_widest_window_and_a_cache_name_of_their_own() -> None:
     assert brotli_settings(LARGE_BYTES) == (11, 22)
     assert brotli_settings(LARGE_BYTES + 1) == (10, 24)
