@@ -16,6 +16,7 @@ from generator.build import BadRecordsError, SiteGeneratorError, StaleWheelError
 from generator.config import ConfigError, load_config
 from generator.pages.wording import WordingError
 from generator.paths import Layout
+from generator.pdf.printer import PrintError
 from generator.review import cli as review_cli
 from generator.rules_export import scoring_rules_json, write_rules
 from runner.cli import DESCRIPTION as RUN_DESCRIPTION
@@ -30,6 +31,7 @@ BUILD_ERRORS: tuple[type[Exception], ...] = (
     BadRecordsError,
     WordingError,
     SynonymsError,
+    PrintError,
 )
 # cvb serve also keeps the last good site when the config itself does not load.
 REBUILD_ERRORS: tuple[type[Exception], ...] = (ConfigError, *BUILD_ERRORS)
