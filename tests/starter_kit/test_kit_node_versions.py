@@ -54,7 +54,8 @@ def node_bin(request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.fixture(
-    params=[{}, {"MODEL_THREADS": "1", "STUB_CPU_S": "0.1"}], ids=["on-the-loop", "worker-threads"]
+    params=[{}, {"MODEL_THREADS": str(KIT.declared_concurrency), "STUB_CPU_S": "0.1"}],
+    ids=["on-the-loop", "worker-threads"],
 )
 def on_that_node(request: pytest.FixtureRequest, node_bin: Path, tmp_path: Path) -> Iterator[KitServer]:
     env = {"PATH": f"{node_bin}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}", **request.param}
