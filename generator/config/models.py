@@ -449,6 +449,10 @@ class KitTls(Model):
 class KitVersions(Model):
     python: Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]
     node: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
+    python_tested: Annotated[
+        list[Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]], Field(min_length=1)
+    ]
+    node_tested: Annotated[list[Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]], Field(min_length=1)]
 
 
 class StarterKit(Model):

@@ -14,6 +14,7 @@ import pytest
 
 from generator.kit_servers import KIT, LAYOUT, KitServer, kit_server
 from tests.starter_kit.test_kit_acceptance import failures, through_relay
+from tests.starter_kit.test_kit_runs import spoken_list
 
 pytestmark = pytest.mark.xdist_group("kit-servers")
 
@@ -72,4 +73,6 @@ def test_the_node_server_passes_every_pillar_on_each_claimed_node(
     version = subprocess.run(
         [str(node_bin / "node"), "--version"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    assert f"Node {version.lstrip('v')};" in on_that_node.log()
+    tested = spoken_list(KIT.versions.node_tested)
+    assert f"Node {version.lstrip('v')} (tested on {tested});" in on_that_node.log()
+    assert version.lstrip("v").split(".")[0] in KIT.versions.node_tested
