@@ -467,6 +467,7 @@ class StarterKit(Model):
     versions: KitVersions
     declared_concurrency: PositiveInt
     model_processes: Annotated[int, Field(ge=0)]
+    model_nice: Annotated[int, Field(ge=0, le=19)]
 
 
 class BandExampleEntry(Model):

@@ -7,6 +7,7 @@ the computing a model of its own process gets. No assertion reads a duration aga
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.kit_servers import KitServer, kit_server, run
+from generator.kit_servers import KIT, KitServer, kit_server, run
 from starter_kit.connection_test.client import run_items
 from starter_kit.connection_test.clips import load_clips
 from starter_kit.protocol.machine import Item
@@ -93,6 +94,9 @@ def test_a_two_second_cpu_bound_model_off_the_event_loop_passes_every_pillar_at_
     pids = {b.pid for b in burns(computing)}
     assert len(burns(computing)) == len(result.verdicts) and computing.process.pid not in pids
     assert 1 < len(pids) <= CONCURRENCY
+    # The pool's processes compute below the event loop's priority.
+    assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in pids} == {KIT.model_nice}
+    assert os.getpriority(os.PRIO_PROCESS, computing.process.pid) == 0
 
 
 def test_without_the_process_pool_the_python_models_share_one_core(tmp_path: Path) -> None:
