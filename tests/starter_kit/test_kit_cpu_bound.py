@@ -2,8 +2,8 @@
 seconds of the clock in both kits), the Python kit with MODEL_PROCESSES and the Node kit with MODEL_THREADS pass
 every pillar at concurrency 3, one built-in clip per pillar (bench/kit.py --cpu-bound measures the times over all
 of them). Without the process pool the Python kit's models share one core: their trace lines show the three burns
-overlapping while their CPU time adds up to no more than the time they spanned, so each got at most a share of
-the computing a model of its own process gets. No assertion reads a duration against a bound."""
+overlapping while their CPU time adds up to one core's worth of the time they spanned, so each got about a third
+of the computing a model in a process of its own gets. No assertion reads a duration against a bound."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ pytestmark = pytest.mark.xdist_group("kit-servers")
 CONCURRENCY = 3
 CPU_S = "2"
 OFF_THE_LOOP = {"python": {"MODEL_PROCESSES": str(CONCURRENCY)}, "node": {"MODEL_THREADS": str(CONCURRENCY)}}
+ONE_CORE_AND_A_HALF = 1.5
 # The conversation first: its turns run one after another, so the other pillars run beside it.
 ORDER = ("e2e", "asr", "llm", "tts")
 
@@ -115,10 +116,11 @@ def test_without_the_process_pool_the_python_models_share_one_core(tmp_path: Pat
         spans = burns(server)
     assert "worker threads" in server.log()
     assert len(spans) == CONCURRENCY and {b.pid for b in spans} == {server.process.pid}
-    # The three models computed at once, by the clock, yet their CPU time adds up to no more than the time
-    # they spanned: one core between them, the GIL's. In the pool each has a process, and a core, of its own.
+    # The three models computed at once, by the clock, yet their CPU time adds up to one core's worth of the
+    # time they spanned, the GIL's (half a core more is room for the threads' hand-overs of it, which the
+    # counts can overlap by). In the pool each has a process, and on enough cores thrice the CPU time.
     assert most_at_once(spans) == CONCURRENCY
-    assert sum(b.cpu_ns for b in spans) <= union_ns(spans), spans
+    assert sum(b.cpu_ns for b in spans) < union_ns(spans) * ONE_CORE_AND_A_HALF, spans
 
 
 def test_a_model_computing_on_the_event_loop_is_named_in_the_late_answer(tmp_path: Path) -> None:
