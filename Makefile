@@ -14,19 +14,25 @@ SCORER_SOURCES := $(shell find scorer_wasm -path '*/__pycache__' -prune -o -type
 WHEEL_STAMP := build/wheels/.stamp
 SNAPSHOT := build/snapshot/record.json
 
-.PHONY: site test check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clips clean
+.PHONY: site test test-fresh-debian check serve lint typecheck pytest bench wheel pyodide snapshot node system-deps opencc-cpp clips clean
 
 ## site: install what the build needs, then build site/ from platform_config/.
 site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/cvb build
 
-## test: install test needs, then lint, type-check, check provenance and run every test.
+## test: install test needs, then lint, type-check, check provenance and run every test but test-fresh-debian's.
 test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc-cpp clips
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/cvb check
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 2 --dist loadgroup -m "not fresh_debian"
+
+## test-fresh-debian: the kit's README steps, verbatim, in a minimal Debian trixie made by debootstrap and kept in
+## build/debian-trixie/ (minutes to make from nothing, so not part of `make test`; .ci/run runs both).
+test-fresh-debian: $(VENV)/.test-deps clips
+	bash tools/ensure-debian-packages.sh debootstrap
+	$(BIN)/pytest -m fresh_debian tests/starter_kit/test_kit_fresh_debian.py
 
 check: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide clips
 	$(BIN)/cvb check

@@ -449,6 +449,10 @@ class KitTls(Model):
 class KitVersions(Model):
     python: Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]
     node: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
+    python_tested: Annotated[
+        list[Annotated[str, StringConstraints(pattern=r"^3\.[0-9]+$")]], Field(min_length=1)
+    ]
+    node_tested: Annotated[list[Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]], Field(min_length=1)]
 
 
 class StarterKit(Model):
@@ -463,6 +467,7 @@ class StarterKit(Model):
     versions: KitVersions
     declared_concurrency: PositiveInt
     model_processes: Annotated[int, Field(ge=0)]
+    model_nice: Annotated[int, Field(ge=0, le=19)]
 
 
 class BandExampleEntry(Model):

@@ -255,7 +255,7 @@ def couple(data: dict[str, Any], file: str, key: Key, old: Any, new: Any) -> Non
         )
 
 
-VERSION_CHOICES: dict[str, list[str]] = {"python": ["3.12", "3.13"], "node": ["21", "23"]}
+VERSION_CHOICES: dict[str, list[str]] = {"python": ["3.12", "3.13", "3.14"], "node": ["21", "23", "25", "27"]}
 AUDIO_CHOICES: dict[str, list[int]] = {
     "sample_bits": [24, 32, 8],
     "channels": [2],
@@ -270,7 +270,7 @@ def mutate(folder: Path, file: str, key: Key, old: Any) -> Any:
     options: Iterator[Any] = iter(choices) if key[0] == "audio" and choices else candidates(old)
     if key[:2] == ("starter_kit", "versions"):
         # A version keeps its shape (the model's pattern): the next releases of the same line.
-        options = iter(VERSION_CHOICES[str(key[-1])])
+        options = iter(VERSION_CHOICES[str(key[2]).removesuffix("_tested")])
     pristine = config_data(folder)
     if file == "platform.yaml" and key[0] == "issues" and key[-1] == "protocol":
         # An earlier issue's protocol is older than the one in force: the previous minor versions.

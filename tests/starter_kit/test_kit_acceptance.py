@@ -86,11 +86,20 @@ def builtin_items(server: KitServer) -> list[Item]:
     return [Item(pillar, clip) for pillar in PILLARS for clip in clips]
 
 
-def through_relay(server: KitServer, *, concurrency: int, paced: bool) -> tuple[RunResult, Count]:
+def through_relay(
+    server: KitServer, *, concurrency: int, paced: bool, items: list[Item] | None = None
+) -> tuple[RunResult, Count]:
+    """The connection test's run of `items` (every pillar on the built-in clips unless given) through the relay."""
+
     async def go() -> tuple[RunResult, Count]:
         async with counting_relay(server.port) as (url, count):
             result = await run_items(
-                builtin_items(server), url, settings=S, concurrency=concurrency, paced=paced, insecure=True
+                builtin_items(server) if items is None else items,
+                url,
+                settings=S,
+                concurrency=concurrency,
+                paced=paced,
+                insecure=True,
             )
             return result, count
 

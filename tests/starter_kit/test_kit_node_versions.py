@@ -14,6 +14,7 @@ import pytest
 
 from generator.kit_servers import KIT, LAYOUT, KitServer, kit_server
 from tests.starter_kit.test_kit_acceptance import failures, through_relay
+from tests.starter_kit.test_kit_runs import spoken_list
 
 pytestmark = pytest.mark.xdist_group("kit-servers")
 
@@ -54,7 +55,8 @@ def node_bin(request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.fixture(
-    params=[{}, {"MODEL_THREADS": "1", "STUB_CPU_S": "0.1"}], ids=["on-the-loop", "worker-threads"]
+    params=[{}, {"MODEL_THREADS": str(KIT.declared_concurrency), "STUB_CPU_S": "0.1"}],
+    ids=["on-the-loop", "worker-threads"],
 )
 def on_that_node(request: pytest.FixtureRequest, node_bin: Path, tmp_path: Path) -> Iterator[KitServer]:
     env = {"PATH": f"{node_bin}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}", **request.param}
@@ -71,4 +73,6 @@ def test_the_node_server_passes_every_pillar_on_each_claimed_node(
     version = subprocess.run(
         [str(node_bin / "node"), "--version"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    assert f"Node {version.lstrip('v')};" in on_that_node.log()
+    tested = spoken_list(KIT.versions.node_tested)
+    assert f"Node {version.lstrip('v')} (tested on {tested});" in on_that_node.log()
+    assert version.lstrip("v").split(".")[0] in KIT.versions.node_tested

@@ -2,8 +2,9 @@
 (no stack trace) on an older one or without its one package, and the README's steps, virtual environment
 included, run verbatim against the unpacked zip and pass at the concurrency endpoint.json declares.
 
-Only Python 3.11 and Node 20 are installed here (no uv; Debian bookworm packages no other Python), so an older
-version is faked in the subprocess: sys.version_info for Python, process.versions for Node."""
+The versions the kit claims run for real elsewhere: the host's Python here, a fresh Debian's in
+test_kit_fresh_debian.py, Node's in test_kit_node_versions.py. A version older than the kit needs is faked in the
+subprocess (sys.version_info for Python, process.versions for Node), to see the refusal."""
 
 from __future__ import annotations
 
@@ -127,6 +128,11 @@ def test_the_node_server_without_ws_says_how_to_install_it(tmp_path: Path) -> No
     assert one_line_refusal(done) == "server.mjs needs the ws package: npm install"
 
 
+def spoken_list(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c": how the kit's README and servers list the versions tested."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def readme_block(readme: str, after: str) -> list[str]:
     """The indented command block that follows the paragraph starting with `after`."""
     start = readme.index(after)
@@ -140,9 +146,9 @@ def readme_block(readme: str, after: str) -> list[str]:
     return block
 
 
-def test_the_readme_steps_run_verbatim_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
-    """The README's Python steps, as written, with Debian's own python3 (its pip refuses the system Python, which
-    is why the README makes a venv), then its local connection-test command, at endpoint.json's concurrency."""
+def readme_script(port: int) -> str:
+    """The README's Python steps, as written, then its local connection-test command, as one bash script. The one
+    change: a free port in place of the default (the server reads PORT), and --fast to keep the suite quick."""
     readme = rendered().kit["README.md"]
     steps = readme_block(readme, f"Python {KIT.versions.python} or later")
     assert steps == [
@@ -154,11 +160,8 @@ def test_the_readme_steps_run_verbatim_in_a_fresh_virtual_environment(tmp_path: 
     test_command = next(
         line for line in readme_block(readme, "On your own machine") if "connection_test.py" in line
     )
-    port = free_port()
-    # The one change: our own free port in place of the default, and --fast to keep the suite quick.
     test_command = test_command.replace(f":{KIT.default_port}", f":{port}") + " --fast"
-    unpack_kit(tmp_path)
-    script = "\n".join(
+    return "\n".join(
         [
             "set -e",
             *steps[:-1],
@@ -169,10 +172,29 @@ def test_the_readme_steps_run_verbatim_in_a_fresh_virtual_environment(tmp_path: 
             test_command,
         ]
     )
+
+
+def python_that_passed(done: subprocess.CompletedProcess[str], server_log: str) -> str:
+    """The README's steps passed: the Python (major.minor) the server ran on, from its first line."""
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:] + server_log[-2000:]
+    concurrency = KIT.declared_concurrency
+    assert f"Tested at concurrency {concurrency} (from endpoint.json)" in done.stdout
+    assert re.search(r"All \d+ clips and turns passed\.", done.stdout)
+    tested = re.escape(spoken_list(KIT.versions.python_tested))
+    started = re.search(rf"Python (\d+\.\d+)\.\d+ \(tested on {tested}\); the models run in", server_log)
+    assert started, server_log[-2000:]
+    return started[1]
+
+
+def test_the_readme_steps_run_verbatim_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
+    """The README's Python steps, as written, with Debian's own python3 (its pip refuses the system Python, which
+    is why the README makes a venv), then its local connection-test command, at endpoint.json's concurrency."""
+    port = free_port()
+    unpack_kit(tmp_path)
     environment = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PORT": str(port), "HOST": "127.0.0.1"}
     environment |= {k: v for k, v in os.environ.items() if k.startswith(("PIP_", "http_", "https_", "HTTP"))}
     done = subprocess.run(
-        ["bash", "-c", script],
+        ["bash", "-c", readme_script(port)],
         cwd=tmp_path,
         env=environment,
         capture_output=True,
@@ -180,7 +202,7 @@ def test_the_readme_steps_run_verbatim_in_a_fresh_virtual_environment(tmp_path: 
         timeout=300,
         check=False,
     )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    concurrency = KIT.declared_concurrency
-    assert f"Tested at concurrency {concurrency} (from endpoint.json)" in done.stdout
-    assert re.search(r"All \d+ clips and turns passed\.", done.stdout)
+    # Debian's python3 here is one of the versions the kit says it is tested on.
+    assert python_that_passed(done, (tmp_path / "server.log").read_text(encoding="utf-8")) in (
+        KIT.versions.python_tested
+    )
