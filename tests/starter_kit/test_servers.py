@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import socket
 import ssl
 import subprocess
 import time
@@ -276,6 +277,19 @@ def test_malformed_frames_get_a_log_line_and_a_close_code_and_the_server_carries
     assert server.log().count("\n") > lines_before
     assert server.process.poll() is None
     assert run(recognise(server.url, "asr")).texts()[-1]["type"] == "transcript"
+
+
+def test_a_client_that_is_not_websocket_gets_one_log_line_and_the_server_carries_on(
+    server: KitServer,
+) -> None:
+    # What a port probe and a load balancer's HTTP health check do; the fixture's own start-up probe is one.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S):
+        pass
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S) as plain:
+        plain.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert plain.recv(64).startswith(b"HTTP/1.1 426 ")
+    assert run(recognise(server.url, "asr")).texts()[-1]["type"] == "transcript"
+    assert "Traceback" not in server.log(), server.log()[-3000:]
 
 
 def test_a_message_over_the_limit_is_closed_with_its_code(server: KitServer) -> None:
