@@ -336,6 +336,24 @@ def phases(work: Path, clips: int = 1000) -> dict[str, Any]:
         env=AS_THE_COMMAND,
     )
     result: dict[str, Any] = json.loads(out.stdout)
+    # The phases that are parts of the whole run (score_corpus includes the normalisation timed alone first),
+    # largest first, with each one's share of their sum: what dominates this shape.
+    parts = {
+        key: result[key]
+        for key in (
+            "import",
+            "read_decode_parse_json",
+            "load_numpy_for_the_bootstrap",
+            "score_corpus",
+            "bootstrap",
+            "report_json_and_encode_with_simplified_costs",
+        )
+    }
+    total = sum(parts.values()) or 1.0
+    result["dominates"] = [
+        {"phase": key, "ms": ms, "share": round(ms / total, 2)}
+        for key, ms in sorted(parts.items(), key=lambda item: -item[1])
+    ]
     return result
 
 

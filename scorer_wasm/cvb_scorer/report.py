@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -310,8 +311,10 @@ def _ci_key(level: float) -> str:
     return f"ci{round(level * 100):d}"
 
 
-def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str, Any]:
-    """The report as the JSON object ``cvb-score --json`` prints; ``progress`` hears of the clips written."""
+def report_dict(report: Report, *, progress: Progress | None = None, clips: bool = True) -> dict[str, Any]:
+    """The report as the JSON object ``cvb-score --json`` prints; ``progress`` hears of the clips written.
+    Without ``clips``, the clips are left out and their Simplified costs are under a key of their own (for
+    ``report_json``, which writes the clips itself)."""
     level = report.cer_interval.level
     intervals = {
         "cer": [report.cer_interval.low, report.cer_interval.high],
@@ -319,7 +322,7 @@ def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str
     }
     warnings = list(report.warnings)
     return {
-        **_scored_fields(report.corpus, report.missing, progress=progress),
+        **_scored_fields(report.corpus, report.missing, progress=progress, clips=clips),
         _ci_key(level): intervals,
         "interval": {"level": level, "method": "percentile bootstrap over clips", "warnings": warnings},
         "signature": report.signature,
@@ -327,11 +330,30 @@ def report_dict(report: Report, *, progress: Progress | None = None) -> dict[str
 
 
 def _scored_fields(
-    corpus: CorpusScore, missing: tuple[str, ...], *, progress: Progress | None
+    corpus: CorpusScore, missing: tuple[str, ...], *, progress: Progress | None, clips: bool = True
 ) -> dict[str, Any]:
     """What the report says once the clips are scored: everything but the intervals and the signature."""
-    c, m = corpus.cer_counts, corpus.mer_counts
     costs = simplified_costs(corpus.clips)
+    if not clips:
+        return {**_corpus_fields(corpus, missing, costs), _COSTS: costs}
+    return {
+        **_corpus_fields(corpus, missing, costs),
+        "clips": [
+            _clip_dict(clip, simplified)
+            for clip, simplified in counted(
+                zip(corpus.clips, costs, strict=True),
+                phase="report",
+                total=len(corpus.clips),
+                progress=progress,
+            )
+        ],
+    }
+
+
+def _corpus_fields(
+    corpus: CorpusScore, missing: tuple[str, ...], costs: list[SimplifiedCost]
+) -> dict[str, Any]:
+    c, m = corpus.cer_counts, corpus.mer_counts
     return {
         "cer": corpus.cer,
         "mer": corpus.mer,
@@ -345,15 +367,6 @@ def _scored_fields(
         },
         # The Simplified costs of all clips at once: the clips that need alignments share them.
         "simplified": _simplified_total(corpus, costs),
-        "clips": [
-            _clip_dict(clip, simplified)
-            for clip, simplified in counted(
-                zip(corpus.clips, costs, strict=True),
-                phase="report",
-                total=len(corpus.clips),
-                progress=progress,
-            )
-        ],
     }
 
 
@@ -401,10 +414,57 @@ def _clip_dict(clip: ClipScore, simplified: SimplifiedCost) -> dict[str, Any]:
 
 
 def report_json(report: Report, *, progress: Progress | None = None) -> str:
-    return _dumps(report_dict(report, progress=progress))
+    """``_dumps(report_dict(report))``, the same text (tests/scorer/test_report_json.py compares them), with
+    each clip written by ``clip_json`` instead of as a dictionary encoded by ``json``: a report has one
+    object per clip, and on a corpus of short clips building and encoding them was a large part of the
+    command's own work."""
+    fields = report_dict(report, progress=None, clips=False)
+    clips = report.corpus.clips
+    costs = fields.pop(_COSTS)
+    parts = [
+        clip_json(clip, cost)
+        for clip, cost in counted(
+            zip(clips, costs, strict=True), phase="report", total=len(clips), progress=progress
+        )
+    ]
+    fields["clips"] = _CLIPS_MARK
+    head, tail = _dumps(fields).split(_ENCODED_CLIPS_MARK, 1)
+    return head + "[" + ",".join(parts) + "]" + tail
 
 
-def _dumps(fields: dict[str, Any]) -> str:
+# What stands for the clips while the rest of the report is encoded: the keys sorted before "clips" hold only
+# numbers, so its first occurrence in the encoded report is the mark itself.
+_CLIPS_MARK = "\x00clips\x00"
+_ENCODED_CLIPS_MARK = json.dumps(_CLIPS_MARK)
+_COSTS = "\x00costs"
+# ``json``'s own string encoder (in C), as ``json.dumps(..., ensure_ascii=False)`` writes a string.
+_encode_string: Callable[[str], str] = json.encoder.encode_basestring
+
+
+def clip_json(clip: ClipScore, simplified: SimplifiedCost) -> str:
+    """``_dumps(_clip_dict(clip, simplified))``: one clip of the report, its keys in sorted order."""
+    c, m = clip.cer_counts, clip.mer_counts
+    cer, mer = clip.cer, clip.mer
+    folds = clip.reference.fold_changes
+    return (
+        (
+            f'{{"D":{c.D:d},"I":{c.I:d},"N":{c.N:d},"S":{c.S:d},'
+            f'"cer":{cer!r},'
+            f'"fold_changes":{_dumps([[f.index, f.before, f.after] for f in folds]) if folds else "[]"},'
+            f'"has_hypothesis":{"true" if clip.has_hypothesis else "false"},'
+            f'"hyp_norm":{_encode_string(clip.hypothesis.text)},'
+            f'"id":{_encode_string(clip.id)},'
+            f'"mer":{mer!r},'
+            f'"mer_counts":{{"D":{m.D:d},"I":{m.I:d},"N":{m.N:d},"S":{m.S:d}}},'
+            f'"ref_norm":{_encode_string(clip.reference.text)},'
+            f'"simplified_errors":{simplified.errors:d}}}'
+        )
+        if math.isfinite(cer) and math.isfinite(mer)
+        else _dumps(_clip_dict(clip, simplified))
+    )
+
+
+def _dumps(fields: dict[str, Any] | list[Any]) -> str:
     return json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 

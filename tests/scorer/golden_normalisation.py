@@ -46,6 +46,10 @@ EXTRA = [
     "溫度 -3.5度", "9:00-17:00", "covid-19",
     # ... and a long word kept as written with one character misheard is kept as written.
     "十萬伙急", "三三兩倆", "佢十萬伙急咁", "五顏六式", "五顏六七", "一個月",
+    # NORM_VERSION 8: a list comma between two numbers stays (三、四 is 3、4), as numbers said one after another
+    # are written; 個半 is a half more; 毫 is tenths of a dollar; a three-character word misheard.
+    "三、四", "三，四", "3,4", "一、二、三號", "兩個半鐘", "2.5個鐘", "第二個半場", "五毫子", "五毫", "三蚊五毫",
+    "五毫升", "六和彩", "六合菜", "一家店",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

@@ -62,9 +62,9 @@ BOTH_SIDES = [
     ("十萬", "100000"),
     ("十分鐘", "10分鐘"),
     ("十一", "11"),
-    ("三三百", "3300"),  # not one number: read as the numbers said one after another
+    ("三三百", "3、300"),  # not one number: read as the numbers said one after another, a list
     ("百二百", "百二百"),  # no reading as numbers: stays as written
-    ("一百二百三百", "100200300"),
+    ("一百二百三百", "100、200、300"),
     # exception words survive, on both sides
     ("一齊", "一齊"),
     ("一啲", "一啲"),

@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 PAIRS = [
     # a number never spans punctuation or a space between spoken items
     ("一百，二百，三百", "100，200，300", 0, 0),
-    # an ASCII comma before three digits is a thousands separator; numbers in digits next to each other are one
-    # MER token, whatever separated them (only two Latin words keep a boundary)
-    ("一百，二百，三百", "100,200,300", 0, 0),
+    # a list comma between two numbers stays (an enumeration), as numbers said one after another are written;
+    # an ASCII comma before three digits is a thousands separator and spaces group digits: one number, not a list
+    ("一百，二百，三百", "100,200,300", 2, 5),
     ("佢今年三十，五百蚊", "佢今年30，500蚊", 0, 0),
-    ("一百二百三百", "100 200 300", 0, 0),
+    ("一百二百三百", "100，200，300", 0, 0),
+    ("一百二百三百", "100 200 300", 2, 5),
     # a range or an approximation is never a value
     ("三四個", "三十四個", 2, 2),
     ("六,七歲", "六十七歲", 2, 2),
@@ -90,7 +91,7 @@ WEIGHTS = {
     ("三點五萬", "三萬五千"): ((0, 5), (0, 1), (2, 4)),
     ("三點十五分", "3點15分"): ((0, 5), (0, 2), (3, 5)),
     ("十一點半", "十一點三十"): ((0, 5), (0, 1), (2, 4)),
-    ("一百，二百，三百", "一百二百三百"): ((0, 9), (0, 1), (0, 6)),
+    ("一百，二百，三百", "一百二百三百"): ((0, 11), (0, 5), (0, 6)),
 }
 
 

@@ -16,6 +16,7 @@ import cn2an  # type: ignore[import-untyped]
 import cvb_scorer.reference
 import pytest
 from cvb_scorer.normalise import numerals as fast
+from cvb_scorer.reference import normalise as plain_normalise
 from cvb_scorer.reference import numerals as plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -84,6 +85,8 @@ def test_the_oracles_run_in_a_fresh_interpreter_that_never_loads_the_fast_reader
 PIECES = [
     *"零〇一二三四五六七八九十百千萬億兩廿卅卌點万两亿点.0123456789",
     *"%,、:-−–~〜個歲日齊好龍蚊元仙正巴半分之負至 ab",
+    *"毫子米升第合和彩家店月",
+    *("個半", "六合彩", "六和彩", "一個人"),
     *("百分之", "百分百", "萬一", "十萬火急", "三三兩兩", "進退兩難", "一齊", "九龍"),
     *("港幣", "港元", "港紙", "美元", "美金", "美紙", "人民幣", "人仔"),
 ]
@@ -107,6 +110,7 @@ def test_the_plain_readers_fold_text_as_the_fast_readers_do(text: str) -> None:
     assert plain.join_comma_ranges(text) == fast.join_comma_ranges(text), text
     assert plain.join_thousands(text) == fast.join_thousands(text), text
     assert plain.signs(text) == fast.signs(text), text
+    assert plain_normalise.spoken_forms(text) == fast.spoken_forms(text), text
 
 
 @settings(max_examples=300, deadline=None)

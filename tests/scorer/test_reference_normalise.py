@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 # ideographs, a combining mark, a lone surrogate, and the pieces of exception words and of what a range counts.
 PIECES = [
     *"好嘅佢你我個歲日成齊啲龍達通文治",
+    *"毫子米第半合和彩家",
     *"个脚黄这说头发净们万后几只系",
     *"余于郁范涌干擾仆咸斗晒吓搵",
     *"説温户戶衞爲",

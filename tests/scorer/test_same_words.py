@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from cvb_scorer.metrics import score_clip
-from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
+from cvb_scorer.normalise import Side, normalise_hypothesis, normalise_reference
+from cvb_scorer.reference import normalise as reference
 
 
 def _costs(ref: str, hyp: str) -> tuple[int, int]:
@@ -230,6 +231,16 @@ ISSUE_EXAMPLES = [
     ("負三度", "-3度", 0, 0),
     ("負三度", "−3度", 0, 0),
     ("三、四個", "三四個", 0, 0),
+    ("兩個半鐘", "2.5個鐘", 0, 0),
+    ("兩個半月", "2.5個月", 0, 0),
+    ("五毫子", "$0.5", 0, 0),
+    ("五毫", "五毫子", 0, 0),
+    ("三蚊五毫", "$3.5", 0, 0),
+    ("三、四", "3、4", 0, 0),
+    ("三、四", "三,四", 0, 0),
+    ("六合彩", "六和彩", 1, 1),
+    ("六合彩", "六合菜", 1, 1),
+    ("買咗六合彩", "買咗六和彩", 1, 1),
 ]
 
 
@@ -249,11 +260,61 @@ def test_a_sign_or_a_range_is_never_lost(ref: str, hyp: str) -> None:
 
 
 def test_a_short_word_with_a_character_wrong_is_counting_again() -> None:
-    # Only words of four characters or more are recognised with a character misheard: 一個月 is no 一個人.
+    # Words of four characters or more are recognised with a character misheard, and words of three that start
+    # with their only numeral unless a measure word follows it: 一個月 is no 一個人, 一家店 no 一家人.
     assert normalise_hypothesis("一個月").text == "1個月"
+    assert normalise_hypothesis("一家店").text == "1家店"
     assert normalise_hypothesis("五顏六七").text == "5顏67"  # a numeral is never the misheard character
 
 
 def test_a_phone_number_or_a_date_with_dashes_reads_as_before() -> None:
     assert _costs("23456789", "2345-6789") == (0, 0)
     assert _costs("20261203", "2026-12-03") == (0, 0)
+
+
+# The Hong Kong forms the issue names that were not read, as both the fast path and the plain reference read
+# them: a half more (個半), money in 毫, an enumeration with 、 and a misheard three-character word.
+HONG_KONG_FORMS = [
+    ("兩個半鐘", "2.5個鐘"),
+    ("兩個半月", "2.5個月"),
+    ("兩個半", "2.5個"),
+    ("十一個半鐘", "11.5個鐘"),
+    ("第二個半場", "第2個半場"),
+    ("五毫子", "0.5"),
+    ("五毫", "0.5"),
+    ("三蚊五毫", "3.5"),
+    ("三蚊五毫子", "3.5"),
+    ("港幣五毫", "0.5"),
+    ("五毫米", "5毫米"),
+    ("五毫升", "5毫升"),
+    ("三十五毫", "35毫"),
+    ("三、四", "3、4"),
+    ("三，四", "3、4"),
+    ("3,4", "3、4"),
+    ("一、二、三", "1、2、3"),
+    ("三、四十", "3、40"),
+    ("三、四個", "三四個"),
+    ("1,200", "1200"),
+    ("六合彩", "六合彩"),
+    ("六和彩", "六和彩"),
+    ("六合菜", "六合菜"),
+    ("一個月", "1個月"),
+    ("一家店", "1家店"),
+]
+
+
+@pytest.mark.parametrize(("text", "normalised"), HONG_KONG_FORMS)
+def test_the_hong_kong_forms_read_alike_in_the_fast_path_and_the_plain_reference(
+    text: str, normalised: str
+) -> None:
+    assert normalise_hypothesis(text).text == normalised
+    assert normalise_reference(text).text == normalised
+    assert reference.normalise_text(text, side=Side.BOTH) == normalised
+    assert reference.normalise_text(text, side=Side.REFERENCE) == normalised
+    assert normalise_hypothesis(normalised).text == normalised  # and normalising again changes nothing
+
+
+@pytest.mark.parametrize(("ref", "hyp"), [("三、四", "三十四"), ("三、四", "34"), ("一、二", "十二")])
+def test_an_enumeration_is_never_one_number(ref: str, hyp: str) -> None:
+    cer, mer = _costs(ref, hyp)
+    assert cer > 0 and mer > 0

@@ -12,8 +12,9 @@ a range looks past its run, at the character right after it (three or four of wh
   one by one (三點一四 → 3.14) and a 百, 千, 萬 or 億 after them scales the whole (三點五萬 = 3.5萬 = 35000), while
   a number below a hundred after it is the minutes of a clock time (三點十五 → 3.15, as 3點15 is);
 - 百分之 before a number is a percent sign after it (百分之五十 → 50%);
-- a run that is not one well-formed number is read as the fewest numbers said one after another (一百二百三百 →
-  100 200 300), or stays exactly as written when it cannot be (so folding twice changes nothing);
+- a run that is not one well-formed number is read as the fewest numbers said one after another, written as a
+  list (一百二百三百 → 100、200、300, as 一百，二百，三百 is), or stays exactly as written when it cannot be (so
+  folding twice changes nothing);
 - two adjacent digit words one apart before what they count (三四個), or inside a run with a unit (三四十), are a
   range and stay as written;
 - words that only look numeric (the exception list) are never folded.
@@ -336,9 +337,11 @@ def _counted(ch: str) -> bool:
 
 
 _RANGE_WORD = "[" + "".join(_RANGE_VALUES) + "]"
-# A range written with a comma between its words (六,七歲, 六、七歲): the comma goes, the words stay.
+# A range written with a comma between its words (六,七歲, 六、七歲): the comma goes, the words stay; but not
+# the end of a longer list (一、二、三號 is three items).
 _COMMA_RANGE = re.compile(
-    f"(?<![{_NUMERAL_CLASS}0-9{_POINTS}])({_RANGE_WORD})[,、]({_RANGE_WORD})(?={_COUNTED})"
+    f"(?<![{_NUMERAL_CLASS}0-9{_POINTS}])(?<![{_NUMERAL_CLASS}0-9][,、])({_RANGE_WORD})[,、]({_RANGE_WORD})"
+    f"(?={_COUNTED})"
 )
 
 
@@ -453,20 +456,42 @@ def signs(text: str) -> str:
     return _MINUS.sub(_minus, _DASH_RANGE.sub(_range, text))
 
 
-# Hong Kong ways of saying a percentage or an hour, read once the numbers and the currency words are (the
-# spoken-forms rule): 巴仙 after a number is a percent sign (五十巴仙 = 50%), and 正 after an hour's 點 says
-# nothing more (三點正 = 三點 = 3:00). (百分百, 100%, is read with the numerals.)
-# Removing 正 never makes a new number: not before a numeral, a digit or the decimal word.
+# Hong Kong ways of saying a percentage, an hour, a half or an amount in 毫, read once the numbers and the
+# currency words are (the spoken-forms rule): 巴仙 after a number is a percent sign (五十巴仙 = 50%); 正 after an
+# hour's 點 says nothing more (三點正 = 三點 = 3:00); 個半 after a whole number is a half more (兩個半鐘 =
+# 2.5個鐘); a digit of 毫 (毫子) is tenths of a dollar (五毫子 = 0.5, 三蚊五毫 = 3.5), but never a 毫 of a
+# unit (毫米, 毫升, 毫克, 毫秒). (百分百, 100%, is read with the numerals.)
+# Nothing rewritten makes a new number: a rewritten form is never before a numeral, a digit or the decimal
+# word, and its number never continues one (no digit, dot or numeral before it).
 _JOINS = f"[{_NUMERAL_CLASS}{''.join(sorted(DECIMAL_WORDS))}0-9]"
-_SPOKEN_FORMS = re.compile(f"巴(?<=[0-9]巴)仙|正(?<=[0-9]{DECIMAL_WORD}正)(?!{_JOINS})")
+_NOT_AFTER_A_NUMBER = f"(?<![0-9.{_NUMERAL_CLASS}{''.join(sorted(DECIMAL_WORDS))}])"
+HALF_MORE = "個半"
+TENTHS_WORDS = ("毫子", "毫")
+# What 毫 is the thousandth of, not a tenth of a dollar.
+MILLI_UNITS = "米升克秒"
+# An ordinal (第二個半場) is neither a half more nor an amount.
+_ORDINAL = "第"
+_SPOKEN_FORMS = re.compile(
+    f"巴(?<=[0-9]巴)仙|正(?<=[0-9]{DECIMAL_WORD}正)(?!{_JOINS})"
+    f"|{_NOT_AFTER_A_NUMBER}(?<!{_ORDINAL})([0-9]+){HALF_MORE}"
+    f"|{_NOT_AFTER_A_NUMBER}(?<!{_ORDINAL})(?:([0-9]+)蚊)?([1-9])毫(?:子|(?![子{MILLI_UNITS}]))(?!{_JOINS})"
+)
 _SPOKEN_AS = {"巴仙": "%", "正": ""}
-SPOKEN_FORMS_TRIGGER = re.compile("[仙正]")
+SPOKEN_FORMS_TRIGGER = re.compile("[仙正半毫]")
 _HUNDRED_PERCENT = "百分百"
 
 
+def _spoken_as(match: re.Match[str]) -> str:
+    if match.group(1) is not None:
+        return f"{match.group(1)}.5個"
+    if match.group(3) is not None:
+        return f"{match.group(2) or 0}.{match.group(3)}"
+    return _SPOKEN_AS[match.group()]
+
+
 def spoken_forms(text: str) -> str:
-    """50巴仙 → 50%, 3點正 → 3點."""
-    return _SPOKEN_FORMS.sub(lambda m: _SPOKEN_AS[m.group()], text)
+    """50巴仙 → 50%, 3點正 → 3點, 2個半鐘 → 2.5個鐘, 5毫子 → 0.5, 3蚊5毫 → 3.5."""
+    return _SPOKEN_FORMS.sub(_spoken_as, text)
 
 
 def is_range_at(text: str, start: int, end: int) -> bool:
@@ -537,25 +562,50 @@ _DIGITS_BETWEEN_DOTS = re.compile("[0-9]+(?: [0-9]+)+")
 # A word kept as written of at least this many characters (the idioms) is kept as written also when one of its
 # characters is misheard: replaced by a Han character that is not a numeral or a decimal word (十萬伙急 for
 # 十萬火急), so that the mishearing costs one error, not the digits of a number read out of the rest. Shorter
-# words are too close to ordinary counting (一個人, 一個月) to be recognised with a character wrong.
+# words, but for the three-character ones below, are too close to ordinary counting (一個人, 一個月) to be
+# recognised with a character wrong.
 MISHEARD_FROM = 4
+# A word of three characters whose first character is its only numeral (六合彩, 八達通, 三文治) is kept as written
+# with one character misheard too, unless what follows its numeral, in the word or in the text, is a measure
+# word or a word that counts: then it is ordinary counting (一個人 against 一個月, 一家人 against 一家店).
+MISHEARD_SHORT = 3
+MEASURE_WORDS = frozenset(
+    "個隻次件條張本位名家間架部對雙套種樣份班群堆排杯碗碟包盒支枝粒啲些陣下日天年月週周星號點分秒歲元蚊毫仙角"
+    "成倍層樓座幢項筆頁封首場輪餐口句段格頂把匹頭尾只度折手期款區級字宗輛棵朵片塊滴方呎尺寸米斤磅安趟轉晚朝季"
+    "代世回遍類節章行列線科門打"
+)
+
+
+def misheard_candidate(word: str) -> bool:
+    """Whether ``word``, kept as written, is also kept with one character misheard."""
+    if len(word) >= MISHEARD_FROM:
+        return True
+    return (
+        len(word) == MISHEARD_SHORT
+        and word[0] in NUMERAL_CHARS
+        and word[1] not in NUMERAL_CHARS
+        and word[2] not in NUMERAL_CHARS
+        and word[1] not in MEASURE_WORDS
+    )
 
 
 _Entries = tuple[tuple[int, str], ...]
 
 
 def _misheard_tables() -> tuple[dict[tuple[str, str], _Entries], ...]:
-    """Four indexes of (where the numeral stands, word) over every long word kept as written, keyed by the
+    """Four indexes of (where the numeral stands, word) over every word kept as written that is also kept
+    misheard (``misheard_candidate``), keyed by the
     numeral and a character of the word next to it: the one after it, the one before it, and, for a numeral
     first or last in the word, the one two after or two before it. A word with one character misheard that
     covers a run has, at the run's first numeral, at least one of these pairs as written (only one character
-    differs, and a word has at least four), so looking the run up in the four finds every candidate."""
+    differs, and a word has at least four, or three starting with its only numeral), so looking the run up in
+    the four finds every candidate."""
     after: dict[tuple[str, str], list[tuple[int, str]]] = {}
     before: dict[tuple[str, str], list[tuple[int, str]]] = {}
     two_after: dict[tuple[str, str], list[tuple[int, str]]] = {}
     two_before: dict[tuple[str, str], list[tuple[int, str]]] = {}
     for word in EXCEPTION_WORDS:
-        if len(word) < MISHEARD_FROM:
+        if not misheard_candidate(word):
             continue
         last = len(word) - 1
         for where, ch in enumerate(word):
@@ -598,7 +648,11 @@ def misheard_word_end(text: str, start: int, pos: int) -> int | None:
             continue
         window = text[begin:end]
         wrong = [k for k in range(len(word)) if window[k] != word[k]]
-        if len(wrong) == 1 and _misheard(window[wrong[0]]):
+        if (
+            len(wrong) == 1
+            and _misheard(window[wrong[0]])
+            and (len(word) >= MISHEARD_FROM or window[1] not in MEASURE_WORDS)
+        ):
             best = end
     return best
 
@@ -690,9 +744,9 @@ _LONGEST_PIECE = 16
 
 
 def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
-    """A run that is not one number, read as the fewest numbers said one after another (一百二百三百 → 100 200
-    300, as if commas stood between them); among equally few, the first number is the longest. None when no
-    such reading exists (the run then stays as written)."""
+    """A run that is not one number, read as the fewest numbers said one after another, written as a list
+    (一百二百三百 → 100、200、300, as 一百，二百，三百 is); among equally few, the first number is the longest.
+    None when no such reading exists (the run then stays as written)."""
     n = len(run)
     # fewest[i]: the fewest numbers that ``run[i:]`` reads as (None: unreadable); first[i]: where the first ends.
     fewest: list[int | None] = [None] * n + [0]
@@ -714,7 +768,7 @@ def read_as_said(run: str, convert: Callable[[str], str | None]) -> str | None:
         assert piece is not None
         pieces.append(piece)
         i = first[i]
-    return SPACE.join(pieces)
+    return NUMBER_BREAK.join(pieces)
 
 
 # A text without these has no run that folds (a run of ASCII digits alone folds to itself).

@@ -253,15 +253,23 @@ _DIGITS = frozenset("0123456789")
 _NUMBER_WORDS = _NUMBER_RIGHT - _DIGITS
 
 
-def separator(before: Sequence[str], end: int, after: Sequence[str], start: int) -> str:
-    """What a removed gap (punctuation, symbols, whitespace) leaves between what is kept before it,
-    ``before[:end]`` (``before[end - 1]`` is the last character kept), and ``after[start]``: one space between two letters, so that Latin words
-    stay apart for the Mix Error Rate; ``NUMBER_BREAK`` between parts of numbers that would otherwise join into
-    another number; nothing elsewhere. Two numbers in digits join (their digits stay the digits, and a number
-    is one Mix Error Rate token) unless one of them touches a numeral left as written (0億, 00百)."""
+# The commas that separate items (what the width rule leaves of a full-width or small comma, and an ASCII comma
+# that is not a thousands separator): between two numbers they are an enumeration (三、四 is 3 and 4, never 34).
+LIST_SEPARATORS = frozenset(",、")
+
+
+def separator(before: Sequence[str], end: int, after: Sequence[str], start: int, *, gap: str = "") -> str:
+    """What a removed ``gap`` (punctuation, symbols, whitespace) leaves between what is kept before it,
+    ``before[:end]`` (``before[end - 1]`` is the last character kept), and ``after[start]``: one space between
+    two letters, so that Latin words stay apart for the Mix Error Rate; ``NUMBER_BREAK`` between parts of
+    numbers that would otherwise join into another number; nothing elsewhere. Two numbers in digits join (their
+    digits stay the digits, and a number is one Mix Error Rate token) unless a comma of ``LIST_SEPARATORS``
+    stands between them (an enumeration: 3、4) or one of them touches a numeral left as written (0億, 00百)."""
     left, right = before[end - 1], after[start]
     if left in _NUMBER_LEFT and right in _NUMBER_RIGHT:
         if left in _DIGITS and right in _DIGITS:
+            if not LIST_SEPARATORS.isdisjoint(gap):
+                return NUMBER_BREAK
             return NUMBER_BREAK if _touches_number_word(before, end, after, start) else ""
         return NUMBER_BREAK
     if class_code(left) == "L" and class_code(right) == "L":
@@ -366,7 +374,7 @@ def strip_punctuation(text: str) -> str:
                 continue
         if last and nxt:
             # ``last`` is text[i - 1] unless a percent sign was kept from this gap.
-            kept = separator(text, i, text, j) if last != "%" else ""
+            kept = separator(text, i, text, j, gap=gap) if last != "%" else ""
             if kept:
                 out.append(kept)
                 last = kept

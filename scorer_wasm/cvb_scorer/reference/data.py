@@ -60,6 +60,17 @@ LONGEST_VALUE = 40
 LONGEST_PIECE = 16
 # A word kept as written of at least this many characters (the idioms) is kept also with one character misheard.
 MISHEARD_FROM = 4
+# A three-character word is kept with one character misheard when it starts with its only numeral and neither
+# its second character nor the text's there is one of these measure words (or words that count).
+MISHEARD_SHORT = 3
+MEASURE_WORDS: frozenset[str] = frozenset(
+    "個隻次件條張本位名家間架部對雙套種樣份班群堆排杯碗碟包盒支枝粒啲些陣下日天年月週周星號點分秒歲元蚊毫仙角"
+    "成倍層樓座幢項筆頁封首場輪餐口句段格頂把匹頭尾只度折手期款區級字宗輛棵朵片塊滴方呎尺寸米斤磅安趟轉晚朝季"
+    "代世回遍類節章行列線科門打"
+)
+
+# What stands between the numbers of a list, said (一百二百) or written with commas (一百，二百): 100、200.
+LIST_MARK = "、"
 
 # The local currency's names (they go) and every other currency's names with the one form each is written in.
 LOCAL_NAMES: tuple[str, ...] = ("港幣", "港元", "港紙")

@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from cvb_scorer._unicode import ud
 from cvb_scorer.normalise.charsets import charsets
 from cvb_scorer.normalise.text import LIST_COMMAS, is_gap, join_latin_words, separator
-from cvb_scorer.reference.data import DECIMAL, FOREIGN, HALF, LOCAL_NAMES, MISHEARD_FROM, NUMERALS
+from cvb_scorer.reference.data import (
+    DECIMAL,
+    FOREIGN,
+    HALF,
+    LOCAL_NAMES,
+    MEASURE_WORDS,
+    MISHEARD_FROM,
+    MISHEARD_SHORT,
+    NUMERALS,
+)
 from cvb_scorer.reference.numerals import (
     FIXED_WORDS,
     SPACE,
@@ -217,12 +226,58 @@ def _joins(ch: str) -> bool:
     return "0" <= ch <= "9" or ch in NUMERALS or ch in "點点"
 
 
+# 毫 before one of these is a thousandth of a unit (毫米, 毫升, 毫克, 毫秒), never a tenth of a dollar.
+_MILLI_UNITS = "米升克秒"
+
+
+def _whole_number_before(out: list[str]) -> str | None:
+    """The whole number in digits that ``out`` ends with, when it continues no number (no digit, dot, numeral
+    or decimal word before it) and follows no 第 (an ordinal)."""
+    k = len(out)
+    while k > 0 and len(out[k - 1]) == 1 and "0" <= out[k - 1] <= "9":
+        k -= 1
+    if k == len(out):
+        return None
+    if k and (out[k - 1][-1] in (".", "第") or _joins(out[k - 1][-1])):
+        return None
+    return "".join(out[k:])
+
+
+def _tenths_at(text: str, i: int, out: list[str]) -> tuple[str, int, int] | None:
+    """At a 毫 (毫子) at ``i`` after one digit 1 to 9: the amount in dollars, how many items of ``out`` it
+    replaces and where the text goes on; a dollar amount with 蚊 right before the digit (3蚊5毫) is part of it."""
+    if not (text[i] == "毫" and out and len(out[-1]) == 1 and "1" <= out[-1] <= "9"):
+        return None
+    digit = out[-1]
+    end = i + 1
+    if text.startswith("子", end):
+        end += 1
+    elif text[end : end + 1] and text[end] in _MILLI_UNITS:
+        return None
+    if text[end : end + 1] and _joins(text[end]):
+        return None
+    dollars = _whole_number_before(out[:-2]) if len(out) >= 2 and out[-2] == "蚊" else None
+    if dollars is not None:
+        return f"{dollars}.{digit}", len(dollars) + 2, end
+    if _whole_number_before(out) != digit:
+        return None
+    return f"0.{digit}", 1, end
+
+
 def spoken_forms(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(text):
         after_digit = bool(out) and "0" <= out[-1][-1:] <= "9"
-        if text.startswith("巴仙", i) and after_digit:
+        tenths = _tenths_at(text, i, out)
+        if tenths is not None:
+            amount, replaced, i = tenths
+            del out[len(out) - replaced :]
+            out.extend(amount)
+        elif text.startswith("個半", i) and _whole_number_before(out) is not None:
+            out.extend(".5個")
+            i += 2
+        elif text.startswith("巴仙", i) and after_digit:
             out.append("%")
             i += 2
         elif (
@@ -268,7 +323,7 @@ def punctuation(text: str) -> str:
             out.append("%")
             last, gap = "%", gap[1:]
         if gap and last and nxt:
-            out.append(separator(out, len(out), text, i))
+            out.append(separator(out, len(out), text, i, gap=gap))
     return "".join(out)
 
 
@@ -319,7 +374,7 @@ RULES: tuple[Rule, ...] = (
         Side.BOTH,
         "NFKC on Unicode 16.0.0: full-width letters and digits become half-width, compatibility ideographs "
         "become their unified form. A full-width comma becomes 、 first: it separates items, never thousands.",
-        (("ＡＢＣ１２３", "abc123"), ("１００，２００", "100200")),
+        (("ＡＢＣ１２３", "abc123"), ("１００，２００", "100、200")),
         width,
         zh=(
             "以 Unicode 16.0.0 的 NFKC 處理：全形字母及數字改為半形，"
@@ -416,10 +471,20 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "thousands-separator",
         Side.BOTH,
-        "An ASCII comma between a digit and exactly three digits joins them; any other comma separates.",
-        (("1,200", "1200"), ("1,234,567", "1234567"), ("100，200", "100200"), ("3,5", "35")),
+        "An ASCII comma between a digit and exactly three digits joins them; any other comma separates: between "
+        "two numbers it stays, as 、, so an enumeration is never one number (三、四 is 3、4, never 34).",
+        (
+            ("1,200", "1200"),
+            ("1,234,567", "1234567"),
+            ("100，200", "100、200"),
+            ("3,5", "3、5"),
+            ("三、四", "3、4"),
+        ),
         thousands,
-        zh="夾在一個數字與剛好三個數字之間的 ASCII 逗號把兩邊連起來；其他逗號一律是分隔。",
+        zh=(
+            "夾在一個數字與剛好三個數字之間的 ASCII 逗號把兩邊連起來；其他逗號一律是分隔：兩個數字之間的逗號"
+            "寫作「、」保留，所以列舉從不變成一個數（三、四 是 3、4，不是 34）。"
+        ),
     ),
     Rule(
         "latin-words",
@@ -454,7 +519,8 @@ RULES: tuple[Rule, ...] = (
         "either side: the digits after it are said one by one and a 百, 千, 萬 or 億 after them scales the "
         "whole, while a number below a hundred after it is the minutes of a clock time and keeps its digits "
         "(三點十五 = 3點15); a run with no punctuation that is not one well-formed number is read as the "
-        "fewest numbers said one after another (一百二百三百), and stays as written when it cannot be; a run "
+        "fewest numbers said one after another, written as a list as if commas stood between them (一百二百三百 "
+        "is 100、200、300, as 一百，二百，三百 is), and stays as written when it cannot be; a run "
         "with no digit (百, 千萬) stays as written, except 十 alone, which is 10.",
         (
             ("百二", "120"),
@@ -476,7 +542,8 @@ RULES: tuple[Rule, ...] = (
             ("3點15分", "3.15分"),
             ("三點五十分", "3.50分"),
             ("百分之五十", "50%"),
-            ("一百，二百", "100200"),
+            ("一百，二百", "100、200"),
+            ("一百二百", "100、200"),
             ("一百，百", "100、百"),
             ("九八七六 五四三二", "98765432"),
         ),
@@ -486,8 +553,8 @@ RULES: tuple[Rule, ...] = (
             "開。粵語讀法照讀（廿 卅 兩 百二 千五 三萬五）；只有數字詞的一串逐個數字讀出；"
             "數字之間的「點」或圓點，在雙方都是小數點：其後的數字逐個讀出，再跟百、千、萬或億則把整個數字"
             "放大；若其後是一百以下的數目，那是鐘點的分鐘，照數位保留（三點十五 = 3點15）"
-            "；中間沒有標點、又不是單一合乎規範的數字的一串，讀作個數最少、逐個說出的幾個數字（一百二百三"
-            "百），無法這樣讀便保留原文；沒有數字詞的一串（百、千萬）保留原文，只有單獨的十讀作 10。"
+            "；中間沒有標點、又不是單一合乎規範的數字的一串，讀作個數最少、逐個說出的幾個數字，當作中間有逗號的"
+            "列舉（一百二百三百 即 100、200、300，與 一百，二百，三百 相同），無法這樣讀便保留原文；沒有數字詞的一串（百、千萬）保留原文，只有單獨的十讀作 10。"
         ),
     ),
     Rule(
@@ -499,7 +566,12 @@ RULES: tuple[Rule, ...] = (
         "a longer number it starts (萬一千 is 11000). One of at least "
         + str(MISHEARD_FROM)
         + " characters is kept as written also with one character misheard as a Han character that is not a "
-        "numeral (十萬伙急 for 十萬火急), so the mishearing costs one error. The words: "
+        "numeral (十萬伙急 for 十萬火急), so the mishearing costs one error; so is one of "
+        + str(MISHEARD_SHORT)
+        + " characters that starts with its only numeral (六和彩 for 六合彩), unless what follows the numeral, in "
+        "the word or in the text, is a measure word: then it is counting (一個月 is no 一個人). The measure words: "
+        + "".join(sorted(MEASURE_WORDS))
+        + ". The words: "
         + " ".join(FIXED_WORDS)
         + ".",
         (
@@ -513,6 +585,8 @@ RULES: tuple[Rule, ...] = (
             ("萬一千蚊", "11000"),
             ("十萬伙急", "十萬伙急"),
             ("三三兩倆", "三三兩倆"),
+            ("六和彩", "六和彩"),
+            ("一個月", "1個月"),
         ),
         None,
         zh=(
@@ -520,7 +594,12 @@ RULES: tuple[Rule, ...] = (
             "香港常用的成語，以及 HKCanCor 標註為數字或時間以外詞類的詞語。這些詞語從不讀成數字，也不會拆開"
             "以它開頭的較長數字（萬一千 是 11000）。不少於 "
             + str(MISHEARD_FROM)
-            + " 個字的詞語，其中一個字聽錯成不是數字的漢字（十萬伙急 對 十萬火急），仍保留原文，所以只扣一分。詞語："
+            + " 個字的詞語，其中一個字聽錯成不是數字的漢字（十萬伙急 對 十萬火急），仍保留原文，所以只扣一分；"
+            + str(MISHEARD_SHORT)
+            + " 個字、以唯一的數字字元開頭的詞語亦然（六和彩 對 六合彩），除非詞語或原文中緊接數字的是量詞：那是點數"
+            "（一個月 不是 一個人）。量詞："
+            + "".join(sorted(MEASURE_WORDS))
+            + "。詞語："
             + " ".join(FIXED_WORDS)
             + "。"
         ),
@@ -580,15 +659,16 @@ RULES: tuple[Rule, ...] = (
         "punctuation",
         Side.BOTH,
         "Punctuation and symbols (CJK and Latin) and whitespace are removed, except one space kept between two "
-        "letters, digits or numerals so words and numbers stay apart (Mix Error Rate counts them; the "
-        "character error rate ignores the space); a decimal point between digits and a percent sign after a "
-        "number stay.",
-        (("你好，世界！", "你好世界"), ("iPhone  Pro", "iphone pro"), ("3.5%", "3.5%")),
+        "letters so that Latin words stay apart (Mix Error Rate counts them; the character error rate ignores "
+        "the space); a decimal point between digits and a percent sign after a number stay; a comma between two "
+        "numbers stays as 、 (an enumeration: 三，四 is 3、4), and so does any mark between parts of numbers that "
+        "would otherwise join into another number (3，百 is 3、百).",
+        (("你好，世界！", "你好世界"), ("iPhone  Pro", "iphone pro"), ("3.5%", "3.5%"), ("三，四", "3、4")),
         punctuation,
         zh=(
-            "刪除標點、符號（中日韓及拉丁）及空白，但兩個字母、數字或數字詞之間保留一個空格，"
-            "讓詞語和數字保持分開（混合錯誤率計算它們；字錯誤率不計空格）；數字之間的小數點及數字後的百分"
-            "號保留。"
+            "刪除標點、符號（中日韓及拉丁）及空白，但兩個字母之間保留一個空格，讓拉丁字詞保持分開（混合錯誤率"
+            "計算它們；字錯誤率不計空格）；數字之間的小數點及數字後的百分號保留；兩個數字之間的逗號寫作「、」"
+            "保留（列舉：三，四 是 3、4），連起來會變成另一個數的兩部分之間的符號亦然（3，百 是 3、百）。"
         ),
     ),
     Rule(
@@ -628,14 +708,30 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "spoken-forms",
         Side.BOTH,
-        "Hong Kong ways of saying a percentage or an hour read as the number they say, once the numbers and "
-        "the currency words are read: 巴仙 after a number is a percent sign, and 正 after an hour's 點 says "
-        "nothing more (三點正 is 三點, which is 3:00); 百分百 is read as 100% with the numerals.",
-        (("五十巴仙", "50%"), ("百分百", "100%"), ("三點正", "3點"), ("3:00", "3點"), ("正嘢", "正嘢")),
+        "Hong Kong ways of saying a percentage, an hour, a half or an amount in 毫 read as the number they say, "
+        "once the numbers and the currency words are read: 巴仙 after a number is a percent sign; 正 after an "
+        "hour's 點 says nothing more (三點正 is 三點, which is 3:00); 個半 after a whole number is a half more "
+        "(兩個半鐘 is 2.5個鐘, but 第二個半場 is an ordinal); one digit of 毫 or 毫子 is tenths of a dollar (五毫子 "
+        "is 0.5, 三蚊五毫 is 3.5), but never 毫米, 毫升, 毫克 or 毫秒; 百分百 is read as 100% with the numerals.",
+        (
+            ("五十巴仙", "50%"),
+            ("百分百", "100%"),
+            ("三點正", "3點"),
+            ("3:00", "3點"),
+            ("正嘢", "正嘢"),
+            ("兩個半鐘", "2.5個鐘"),
+            ("兩個半月", "2.5個月"),
+            ("五毫子", "0.5"),
+            ("五毫", "0.5"),
+            ("三蚊五毫", "3.5"),
+            ("五毫升", "5毫升"),
+        ),
         spoken_forms_settled,
         zh=(
-            "香港說百分比及鐘點的方式，在數字及貨幣詞語讀過之後，照它所說的數讀：數字之後的「巴仙」是百分號，"
-            "時之後的「點正」與「點」相同（三點正 即 三點，亦即 3:00）；「百分百」與數字一併讀作 100%。"
+            "香港說百分比、鐘點、半及以「毫」計的金額的方式，在數字及貨幣詞語讀過之後，照它所說的數讀：數字之後"
+            "的「巴仙」是百分號；時之後的「點正」與「點」相同（三點正 即 三點，亦即 3:00）；整數之後的「個半」是"
+            "多一半（兩個半鐘 即 2.5個鐘，但 第二個半場 是序數）；一位數的「毫」或「毫子」是一元的十分之幾（五毫子"
+            " 即 0.5，三蚊五毫 即 3.5），但毫米、毫升、毫克、毫秒不是；「百分百」與數字一併讀作 100%。"
         ),
     ),
     Rule(

@@ -17,13 +17,16 @@ from cvb_scorer.reference.data import (
     DIGIT_WORDS,
     FOREIGN,
     HUNDRED_PERCENT,
+    LIST_MARK,
     LOCAL_NAMES,
     LOCAL_WORDS,
     LONGEST_PIECE,
     LONGEST_VALUE,
+    MEASURE_WORDS,
     MINUS_SIGNS,
     MINUS_WORD,
     MISHEARD_FROM,
+    MISHEARD_SHORT,
     NUMERALS,
     PERCENT_PREFIX,
     POINTS,
@@ -313,7 +316,8 @@ def _range_inside(run: str) -> bool:
 
 def as_said(run: str) -> str | None:
     """A run that is not one number, as the fewest numbers said one after another (the first the longest
-    among equally few), spaced; None when there is no such reading of two or more."""
+    among equally few), written as a list (with ``LIST_MARK``); None when there is no such reading of two or
+    more."""
     n = len(run)
     fewest: list[int | None] = [None] * n + [0]
     first = [0] * (n + 1)
@@ -332,7 +336,7 @@ def as_said(run: str) -> str | None:
     while i < n:
         pieces.append(read_number(run[i : first[i]]) or "")
         i = first[i]
-    return SPACE.join(pieces)
+    return LIST_MARK.join(pieces)
 
 
 def _spaced_digits(text: str) -> bool:
@@ -389,15 +393,20 @@ def _fold_one(text: str, start: int, end: int) -> tuple[str, int]:
 
 def misheard_word_end(text: str, start: int, pos: int) -> int | None:
     """The furthest end of a window of ``text`` that starts at or after ``pos``, covers ``start`` and is a word
-    kept as written of at least ``MISHEARD_FROM`` characters with exactly one character replaced by a Han
-    character that is not a numeral or a decimal word (十萬伙急 for 十萬火急); None when there is none."""
+    kept as written of at least ``MISHEARD_FROM`` characters (or of ``MISHEARD_SHORT`` that starts with its
+    only numeral, with no measure word after the numeral in the word or in the window: 六和彩 for 六合彩) with
+    exactly one character replaced by a Han character that is not a numeral or a decimal word (十萬伙急 for
+    十萬火急); None when there is none."""
     ends = []
     for word in FIXED_WORDS:
-        if len(word) < MISHEARD_FROM:
+        short = len(word) == MISHEARD_SHORT and word[0] in NUMERALS and not (set(word[1:]) & NUMERALS)
+        if len(word) < MISHEARD_FROM and not (short and word[1] not in MEASURE_WORDS):
             continue
         for begin in range(max(pos, start - len(word) + 1), start + 1):
             window = text[begin : begin + len(word)]
             if len(window) < len(word):
+                continue
+            if len(word) < MISHEARD_FROM and window[1] in MEASURE_WORDS:
                 continue
             wrong = [k for k in range(len(word)) if window[k] != word[k]]
             if len(wrong) == 1 and counted(window[wrong[0]]) and begin + wrong[0] != start:
@@ -470,13 +479,16 @@ def join_thousands(text: str) -> str:
 
 
 def join_comma_ranges(text: str) -> str:
-    """六,七歲 → 六七歲: a comma between the words of a range before what they count is not a list."""
+    """六,七歲 → 六七歲: a comma between the words of a range before what they count is not a list, unless the
+    range's first word ends a list (一、二、三號)."""
     out = []
     k = 0
     while k < len(text):
         before = text[k - 1 : k]
+        listed = before in (",", "、") and k >= 2 and (text[k - 2] in NUMERALS or _digit(text[k - 2]))
         if (
-            not (before and (before in NUMERALS or _digit(before) or before in POINTS))
+            not listed
+            and not (before and (before in NUMERALS or _digit(before) or before in POINTS))
             and text[k] in RANGE_WORDS
             and text[k + 1 : k + 2] in (",", "、")
             and text[k + 2 : k + 3] in RANGE_WORDS
