@@ -29,7 +29,7 @@ test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/cvb check
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 2 --dist loadgroup --durations=30
 
 ## test-fresh-debian: only the kit's README steps in a fresh Debian trixie (build/debian-trixie/), which `make test`
 ## also runs.
