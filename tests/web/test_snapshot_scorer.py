@@ -125,7 +125,10 @@ def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_no
     # so its first drawing needs the wheel's files: the tool refuses it before anything is written.
     wheels = editor_site.load_tool("snapshot_scorer").find_wheels(editor_site.WHEELS)
     message = refused(tmp_path, [], wheels)
-    assert "cannot draw without the wheels' files installed: cvb_scorer.rules.RulesError" in message
+    assert (
+        "cannot draw without the wheels' and the standard library's files installed: "
+        "cvb_scorer.rules.RulesError" in message
+    )
 
 
 def test_a_snapshot_whose_converter_cannot_be_built_after_a_restore_is_not_written(tmp_path: Path) -> None:
