@@ -19,7 +19,9 @@
 // scorer wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it),
 // then installs those wheels' files into the restored runtime as well.
 //
-// The file is the memory as Pyodide saves it, uncompressed: the build writes its precompressed copies
+// The file is the memory as Pyodide saves it, uncompressed, with its heap XORed with the memory the module
+// starts with (memory.mjs, xorInitialMemory: the module's data, which pyodide.asm.wasm carries already, then
+// all but drops out of the compressed copies); the build writes its precompressed copies
 // (generator/precompress.py), and the host sends one that the browser decodes as it arrives. `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored)
 // snapshot API; the Pyodide version is pinned in scorer_wasm/web/pyodide-pin.json, and a snapshot is only
 // ever restored by the Pyodide files it was made from (both reach the site from the same build).
@@ -28,7 +30,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { snapshotHeapBytes, withMemoryOf } from "../scorer_wasm/web/memory.mjs";
+import { withInitialMemory, withMemoryOf, xorInitialMemory } from "../scorer_wasm/web/memory.mjs";
 
 const [pyodideDir, outFile, warmUpFile, afterRestoreFile, ...wheels] = process.argv.slice(2);
 if (!pyodideDir || !outFile || !warmUpFile || !afterRestoreFile || wheels.length === 0) {
@@ -42,7 +44,12 @@ const indexURL = resolve(pyodideDir) + "/";
 const { loadPyodide } = await import(pathToFileURL(join(indexURL, "pyodide.mjs")).href);
 // Installing packages into a freshly booted runtime leaves a JavaScript reference the snapshot cannot save
 // ("Unexpected hiwire entry"); into a runtime restored from a snapshot it does not. So: boot, save, restore.
-const booted = await loadPyodide({ indexURL, _makeSnapshot: true });
+// The memory the module starts with, which the snapshot travels as a delta against (memory.mjs).
+const [booted, initial] = await withInitialMemory(() => loadPyodide({ indexURL, _makeSnapshot: true }));
+if (!initial) {
+  console.error("snapshot_pyodide: Pyodide's module exported no memory to make the snapshot's delta against.");
+  process.exit(1);
+}
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, _loadSnapshot: booted.makeMemorySnapshot() });
 const failures = [];
 await pyodide.loadPackage(
@@ -80,6 +87,7 @@ del _cvb_gc
 `);
 
 const memory = pyodide.makeMemorySnapshot();
+xorInitialMemory(memory, initial);
 
 // The worker restores with an empty standard library file and writes the real one after the first drawing.
 const scratch = mkdtempSync(join(tmpdir(), "cvb-snapshot-"));
@@ -87,7 +95,7 @@ const emptyStdlib = join(scratch, "python_stdlib.zip");
 writeFileSync(emptyStdlib, new Uint8Array(0));
 let restored;
 try {
-  restored = await withMemoryOf(snapshotHeapBytes(memory), () =>
+  restored = await withMemoryOf(memory, () =>
     loadPyodide({ indexURL, _loadSnapshot: memory, stdLibURL: emptyStdlib }),
   );
 } finally {

@@ -341,11 +341,11 @@ async function startPython(manifestPromise) {
   if (snapshot) {
     try {
       // A snapshot's heap may be bigger than the memory Pyodide starts with (memory.mjs).
-      const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
-      const heap = snapshot.then(snapshotHeapBytes, () => 0);
+      // ... and it travels as a delta against the memory Pyodide's module starts with (memory.mjs).
+      const { withMemoryOf } = await memoryModule;
       const stdLibURL = new URL(STDLIB + STDLIB_LATER, indexURL).href;
       const restore = () => loadPyodide({ ...options, _loadSnapshot: snapshot, stdLibURL });
-      const pyodide = await withMemoryOf(heap, restore, compiled);
+      const pyodide = await withMemoryOf(snapshot, restore, compiled);
       const { bytes, verified } = await source;
       if (verified && !(await verified)) {
         // Deleted below, with any kept copy that fails to restore.
