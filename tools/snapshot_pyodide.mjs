@@ -9,23 +9,28 @@
 // [reference, hypothesis]: the page's own sample) and its memory is saved. OpenCC's converter is not built:
 // its dictionaries would be a large part of what a cold start downloads, and a drawing needs them only for a
 // reference with a Simplified-only character. The snapshot is then restored here the way the worker restores
-// it (memory.mjs) and must, before any wheel's files are installed (the worker is ready before it installs
-// them), draw pairs whose reference has no Simplified-only character; then, with the wheels the worker
-// installs after a restore (AFTER_RESTORE_JSON: a JSON list of wheel paths), it must build the converter,
+// it (memory.mjs, and an empty file for Python's standard library) and must, before any wheel's files and the
+// standard library's are installed (the worker is ready before it installs them), draw pairs whose reference
+// has no Simplified-only character; then, with the standard library's file written in place of the empty one
+// and the wheels the worker installs after a restore (AFTER_RESTORE_JSON: a JSON list of wheel paths), it must
+// build the converter,
 // convert every Simplified-only character and draw a Simplified pair: a snapshot no browser could restore, or
 // one whose keystroke path needs files it does not have yet, is never written. The worker checks that the
 // scorer wheel it is served has the sha256 this snapshot was made from (tools/snapshot_scorer.py records it),
 // then installs those wheels' files into the restored runtime as well.
 //
-// The file is the memory as Pyodide saves it, uncompressed: the build writes its precompressed copies
+// The file is the memory as Pyodide saves it, uncompressed, with its heap XORed with the memory the module
+// starts with (memory.mjs, xorInitialMemory: the module's data, which pyodide.asm.wasm carries already, then
+// all but drops out of the compressed copies); the build writes its precompressed copies
 // (generator/precompress.py), and the host sends one that the browser decodes as it arrives. `_makeSnapshot` / `makeMemorySnapshot` / `_loadSnapshot` are Pyodide's (underscored)
 // snapshot API; the Pyodide version is pinned in scorer_wasm/web/pyodide-pin.json, and a snapshot is only
 // ever restored by the Pyodide files it was made from (both reach the site from the same build).
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { snapshotHeapBytes, withMemoryOf } from "../scorer_wasm/web/memory.mjs";
+import { withInitialMemory, withMemoryOf, xorInitialMemory } from "../scorer_wasm/web/memory.mjs";
 
 const [pyodideDir, outFile, warmUpFile, afterRestoreFile, ...wheels] = process.argv.slice(2);
 if (!pyodideDir || !outFile || !warmUpFile || !afterRestoreFile || wheels.length === 0) {
@@ -39,7 +44,12 @@ const indexURL = resolve(pyodideDir) + "/";
 const { loadPyodide } = await import(pathToFileURL(join(indexURL, "pyodide.mjs")).href);
 // Installing packages into a freshly booted runtime leaves a JavaScript reference the snapshot cannot save
 // ("Unexpected hiwire entry"); into a runtime restored from a snapshot it does not. So: boot, save, restore.
-const booted = await loadPyodide({ indexURL, _makeSnapshot: true });
+// The memory the module starts with, which the snapshot travels as a delta against (memory.mjs).
+const [booted, initial] = await withInitialMemory(() => loadPyodide({ indexURL, _makeSnapshot: true }));
+if (!initial) {
+  console.error("snapshot_pyodide: Pyodide's module exported no memory to make the snapshot's delta against.");
+  process.exit(1);
+}
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, _loadSnapshot: booted.makeMemorySnapshot() });
 const failures = [];
 await pyodide.loadPackage(
@@ -77,10 +87,22 @@ del _cvb_gc
 `);
 
 const memory = pyodide.makeMemorySnapshot();
+xorInitialMemory(memory, initial);
 
-const restored = await withMemoryOf(snapshotHeapBytes(memory), () => loadPyodide({ indexURL, _loadSnapshot: memory }));
-// The worker answers keystrokes before it installs any wheel's files (they live outside the saved memory), so
-// the keystroke path must run on the modules in memory alone for a reference without a Simplified-only
+// The worker restores with an empty standard library file and writes the real one after the first drawing.
+const scratch = mkdtempSync(join(tmpdir(), "cvb-snapshot-"));
+const emptyStdlib = join(scratch, "python_stdlib.zip");
+writeFileSync(emptyStdlib, new Uint8Array(0));
+let restored;
+try {
+  restored = await withMemoryOf(memory, () =>
+    loadPyodide({ indexURL, _loadSnapshot: memory, stdLibURL: emptyStdlib }),
+  );
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+// The worker answers keystrokes before it installs any wheel's files or the standard library's (they live
+// outside the saved memory), so the keystroke path must run on the modules in memory alone for a reference without a Simplified-only
 // character: the drawing, its details and the whole view, with and without the MER drawing, on a pair with
 // Simplified characters in the hypothesis, numerals and English words, in the scorer's English and in words
 // a page sends (data-cvb-view-text, read from JSON), through the worker's own module (cvb_scorer.browser).
@@ -100,9 +122,14 @@ del _cvb_json, _cvb_keystrokes, _cvb_english, _cvb_k, _cvb_mer, _cvb_text
 `);
 } catch (error) {
   const last = String(error?.message ?? error).trim().split("\n").pop();
-  console.error(`snapshot_pyodide: the restored snapshot cannot draw without the wheels' files installed: ${last}`);
+  console.error(
+    `snapshot_pyodide: the restored snapshot cannot draw without the wheels' and the standard library's files installed: ${last}`,
+  );
   process.exit(1);
 }
+// As the worker does (installStdlib): the standard library's file where Pyodide put the empty one, then the wheels.
+const stdlibName = restored.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry));
+restored.FS.writeFile(`/lib/${stdlibName}`, readFileSync(join(indexURL, "python_stdlib.zip")));
 await restored.loadPackage(
   JSON.parse(readFileSync(afterRestoreFile, "utf-8")).map((path) => pathToFileURL(resolve(path)).href),
   { messageCallback: () => {}, errorCallback: (message) => failures.push(message) },

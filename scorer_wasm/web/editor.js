@@ -35,8 +35,10 @@ async function coldDownloadBytes() {
   const manifest = await response.json();
   const sizes = manifest.runtime?.transfer ?? manifest.runtime?.sizes ?? {};
   const snapshot = manifest.start_up_snapshot?.path;
+  // Restoring the snapshot, the standard library's file is fetched after the first drawing.
+  const pyodideFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
   const needed = [
-    ...["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map(
+    ...(snapshot ? pyodideFiles : [...pyodideFiles, "python_stdlib.zip"]).map(
       (name) => `${manifest.runtime.pyodide}${name}`,
     ),
     manifest.runtime.scorer,

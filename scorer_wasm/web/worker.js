@@ -22,8 +22,19 @@ const memoryModule = import("./memory.mjs");
 memoryModule.catch(() => {}); // without it Python boots the long way (startPython)
 
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
-// Pyodide's own files (scorer_wasm/web/pyodide-pin.json names the same), all of which every start reads.
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+// Pyodide's own files (scorer_wasm/web/pyodide-pin.json names the same), all of which every start reads; a
+// restore reads Python's standard library only after its first drawing (see STDLIB).
+const STDLIB = "python_stdlib.zip";
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB, "pyodide-lock.json"];
+
+// Restored from the snapshot, Python has every module the keystroke path uses in memory already, the standard
+// library's among them (tools/snapshot_pyodide.mjs proves a restore draws without the standard library's
+// file), so a cold start does not wait for the file: Pyodide is handed an empty one at this address, answered
+// by `fetch` below without the network, and the real file is written in its place with the wheels' files
+// (installStdlib), before anything reads it. The snapshot holds zipimport's table of contents of the real file
+// (offsets into it), so the file written must be the very one the snapshot was made with: both come from the
+// same build, at an address named by their content.
+const STDLIB_LATER = "#after-the-first-drawing";
 
 // A Python exception's message is its whole traceback; the entrant needs the last line, which names the error.
 function lastLine(error) {
@@ -84,6 +95,9 @@ function tellDownload(force) {
 // a copy of its body (Response.clone: the two read the same arriving bytes) is read only to count them.
 const plainFetch = globalThis.fetch.bind(globalThis);
 globalThis.fetch = async (input, init) => {
+  if (String(input instanceof Request ? input.url : input).endsWith(STDLIB_LATER)) {
+    return new Response(new Uint8Array(0)); // see STDLIB_LATER
+  }
   const response = await plainFetch(input, init);
   if (download.sizes.has(response.url) && response.body) countBytes(response.url, response.clone().body);
   return response;
@@ -327,9 +341,11 @@ async function startPython(manifestPromise) {
   if (snapshot) {
     try {
       // A snapshot's heap may be bigger than the memory Pyodide starts with (memory.mjs).
-      const { snapshotHeapBytes, withMemoryOf } = await memoryModule;
-      const heap = snapshot.then(snapshotHeapBytes, () => 0);
-      const pyodide = await withMemoryOf(heap, () => loadPyodide({ ...options, _loadSnapshot: snapshot }), compiled);
+      // ... and it travels as a delta against the memory Pyodide's module starts with (memory.mjs).
+      const { withMemoryOf } = await memoryModule;
+      const stdLibURL = new URL(STDLIB + STDLIB_LATER, indexURL).href;
+      const restore = () => loadPyodide({ ...options, _loadSnapshot: snapshot, stdLibURL });
+      const pyodide = await withMemoryOf(snapshot, restore, compiled);
       const { bytes, verified } = await source;
       if (verified && !(await verified)) {
         // Deleted below, with any kept copy that fails to restore.
@@ -350,12 +366,14 @@ async function startPython(manifestPromise) {
 
 // What a cold start downloads before its first drawing (editor.js, coldDownloadBytes, states the same): Pyodide's
 // files, and the snapshot with the scorer wheel (for its hash: the snapshot holds the scorer imported), or,
-// booting, every wheel. A restored runtime installs the wheels' files at the reader's first pause, so the
-// other wheels are fetched then, not beside the snapshot.
+// booting, every wheel. A restored runtime installs the wheels' files and the standard library's at the
+// reader's first pause, so the other wheels and the standard library are fetched then, not beside the snapshot.
 function firstDrawingURLs(manifest) {
   const restoring = mayRestore(manifest);
   return [
-    ...PYODIDE_FILES.map((name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href),
+    ...PYODIDE_FILES.filter((name) => !(restoring && name === STDLIB)).map(
+      (name) => new URL(name, fromManifest(manifest.runtime.pyodide)).href,
+    ),
     ...(restoring ? [fromManifest(manifest.start_up_snapshot.path), fromManifest(manifest.runtime.scorer)] : []),
     ...(restoring ? [] : wheelURLs(manifest, false)),
   ];
@@ -407,6 +425,20 @@ function fileEngine(browser, install) {
   return { files, filesPending: () => !done };
 }
 
+// The standard library's file in place of the empty one a restore was handed (see STDLIB_LATER), where Pyodide
+// put that one: /lib/python<major><minor>.zip, the entry of sys.path that zipimport reads.
+async function installStdlib(pyodide, indexURL) {
+  const response = await fetch(new URL(STDLIB, indexURL));
+  if (!response.ok) {
+    throw new Error(`Python's standard library (${response.url}) answered ${response.status}; reload the page.`);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const name = pyodide.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry));
+  if (!name) throw new Error("The restored Python has no standard library file to replace; reload the page.");
+  pyodide.FS.writeFile(`/lib/${name}`, bytes);
+  reached("stdlib");
+}
+
 async function boot() {
   const started = performance.now();
   progress("runtime", "Loading the Python runtime (Pyodide)…");
@@ -430,13 +462,16 @@ async function boot() {
   const manifest = await manifestPromise;
   const check = await checked;
   // Absolute URLs make loadPackage take these exact files instead of resolving names against a CDN. Once.
+  // Restored, the standard library's file goes in first: installing a wheel runs Python that reads it.
   let installed = null;
   const install = () =>
-    (installed ??= pyodide
-      .loadPackage(wheelURLs(manifest, snapshot), {
-        messageCallback: () => {},
-        errorCallback: (message) => console.warn(message),
-      })
+    (installed ??= (snapshot ? installStdlib(pyodide, fromManifest(manifest.runtime.pyodide)) : Promise.resolve())
+      .then(() =>
+        pyodide.loadPackage(wheelURLs(manifest, snapshot), {
+          messageCallback: () => {},
+          errorCallback: (message) => console.warn(message),
+        }),
+      )
       .then(() => reached("installed")));
   // Booted, the scorer is imported from the wheel's files, so they are installed first. Restored, it is
   // imported already and its modules are in memory, but its files are not (Pyodide's file system lives

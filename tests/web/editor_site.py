@@ -103,7 +103,9 @@ class Handler(SiteHandler):
     def send_head(self) -> BinaryIO | None:
         head = super().send_head()
         sent = self.body_bytes if head is not None else 0
-        self.server.requests.append((self.path, self.status, sent))  # type: ignore[attr-defined]
+        with self.server.log_lock:  # type: ignore[attr-defined]
+            self.server.request_times.append(time.time())  # type: ignore[attr-defined]
+            self.server.requests.append((self.path, self.status, sent))  # type: ignore[attr-defined]
         return head
 
     def end_headers(self) -> None:
@@ -123,6 +125,13 @@ class Site:
     other_path: str
     # (path, HTTP status, body bytes as sent: the precompressed copy's size when one was sent)
     requests: list[tuple[str, int, int]] = field(default_factory=list)
+    # When each of `requests` was answered, as wall-clock seconds (time.time()), in the same order (both are
+    # appended under one lock); clear_requests clears both.
+    request_times: list[float] = field(default_factory=list)
+
+    def clear_requests(self) -> None:
+        self.requests.clear()
+        self.request_times.clear()
 
     def url(self, path: str) -> str:
         return self.base + path.lstrip("/")
@@ -162,11 +171,20 @@ def served(root: Path, port: int = 0) -> Iterator[Site]:
     )
     server.daemon_threads = True
     server.requests = []  # type: ignore[attr-defined]
+    server.request_times = []  # type: ignore[attr-defined]
+    server.log_lock = threading.Lock()  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     editor, other = find_pages(root)
     try:
-        yield Site(root, f"http://127.0.0.1:{server.server_address[1]}/", editor, other, server.requests)  # type: ignore[attr-defined]
+        yield Site(
+            root,
+            f"http://127.0.0.1:{server.server_address[1]}/",
+            editor,
+            other,
+            server.requests,  # type: ignore[attr-defined]
+            server.request_times,  # type: ignore[attr-defined]
+        )
     finally:
         server.shutdown()
         server.server_close()

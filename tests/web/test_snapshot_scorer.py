@@ -96,6 +96,38 @@ def test_the_worker_reads_the_heap_size_as_the_snapshot_tool_does() -> None:
     assert int(out.stdout) == tool.snapshot_heap_bytes(raw.read_bytes())
 
 
+@pytest.mark.parametrize("offset", [0, 1])
+def test_the_snapshots_delta_against_the_initial_memory_undoes_itself_and_spares_the_header(
+    offset: int,
+) -> None:
+    # The snapshot travels XORed with the memory Pyodide's module starts with (memory.mjs, xorInitialMemory): the
+    # same call turns the heap into the delta and back, touches neither the header nor the bytes above that
+    # memory's length, and gives the same bytes when a view is not aligned to words (offset 1).
+    record = json.loads((editor_site.SNAPSHOT / "record.json").read_text(encoding="utf-8"))
+    raw = editor_site.SNAPSHOT / record["snapshot"]
+    script = f"""
+import {{ xorInitialMemory }} from {json.dumps((editor_site.WEB / "memory.mjs").as_uri())};
+import {{ readFileSync }} from "node:fs";
+const file = new Uint8Array(readFileSync({json.dumps(str(raw))}));
+const padded = new Uint8Array(file.byteLength + {offset});
+padded.set(file, {offset});
+const snapshot = padded.subarray({offset});
+const initial = new Uint8Array(100003).map((_, i) => (i * 7919) % 251 + 1);
+const header = new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
+xorInitialMemory(snapshot, initial);
+const headerKept = snapshot.subarray(0, header).every((b, i) => b === file[i]);
+const aboveKept = snapshot.subarray(header + initial.byteLength).every((b, i) => b === file[header + initial.byteLength + i]);
+const turned = snapshot.subarray(header, header + initial.byteLength).every((b, i) => b === (file[header + i] ^ initial[i]));
+xorInitialMemory(snapshot, initial);
+const back = snapshot.every((b, i) => b === file[i]);
+console.log(JSON.stringify([headerKept, aboveKept, turned, back]));
+"""
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == [True, True, True, True]
+
+
 def refused(tmp_path: Path, warm_up_pairs: list[list[str]], after_restore: list[Path]) -> str:
     """Run snapshot_pyodide.mjs with these warm-up pairs and wheels after a restore, expecting a refusal with
     nothing written; returns its message."""
@@ -125,7 +157,10 @@ def test_a_snapshot_that_cannot_draw_before_its_wheels_files_are_installed_is_no
     # so its first drawing needs the wheel's files: the tool refuses it before anything is written.
     wheels = editor_site.load_tool("snapshot_scorer").find_wheels(editor_site.WHEELS)
     message = refused(tmp_path, [], wheels)
-    assert "cannot draw without the wheels' files installed: cvb_scorer.rules.RulesError" in message
+    assert (
+        "cannot draw without the wheels' and the standard library's files installed: "
+        "cvb_scorer.rules.RulesError" in message
+    )
 
 
 def test_a_snapshot_whose_converter_cannot_be_built_after_a_restore_is_not_written(tmp_path: Path) -> None:
