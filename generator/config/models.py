@@ -460,6 +460,7 @@ class StarterKit(Model):
     stub: KitStub
     limits: KitLimits
     close_codes: KitCloseCodes
+    plain_http_status: Annotated[int, Field(ge=400, le=499)]
     pins: KitPins
     docker: KitDocker
     tls: KitTls
