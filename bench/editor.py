@@ -409,6 +409,19 @@ WATCH_PHASES = """
 """
 
 
+def reference_loaded(context: Any, site: Any, ref: Path) -> tuple[Any, Any]:
+    """The editor page with its files box open, the reference file chosen and Python up, its phases watched:
+    what follows (choosing the hypothesis) is the scoring alone, as the CLI's figure is."""
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(site.url(site.editor_path), wait_until="load")
+    box = page.locator(f"{FULL_EDITOR} [data-cvb-files]")
+    box.locator("summary").click()
+    box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+    page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-engine="ready"]', timeout=120_000)
+    page.evaluate(WATCH_PHASES, FULL_EDITOR)
+    return page, box
+
+
 def files_in_browser(
     playwright: Any, site: editor_site.Site, launch: dict[str, Any], folder: Path
 ) -> dict[str, Any]:
@@ -427,14 +440,7 @@ def files_in_browser(
     cli_s = time.monotonic() - started
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(profile, **launch)
-        page = context.pages[0] if context.pages else context.new_page()
-        page.goto(site.url(site.editor_path), wait_until="load")
-        box = page.locator(f"{FULL_EDITOR} [data-cvb-files]")
-        box.locator("summary").click()
-        box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
-        # Python up first, so the figure is the scoring alone, as the CLI's is.
-        page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-engine="ready"]', timeout=120_000)
-        page.evaluate(WATCH_PHASES, FULL_EDITOR)
+        page, box = reference_loaded(context, site, ref)
         started = time.monotonic()
         box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
         page.wait_for_selector(f"{FULL_EDITOR} [data-cvb-files-actions]:not([hidden])", timeout=1_800_000)
@@ -506,13 +512,7 @@ def large_pair_in_browser(
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(profile, **launch)
         pid = browser_pid(profile)
-        page = context.pages[0] if context.pages else context.new_page()
-        page.goto(site.url(site.editor_path), wait_until="load")
-        box = page.locator(f"{FULL_EDITOR} [data-cvb-files]")
-        box.locator("summary").click()
-        box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
-        page.wait_for_selector(f'{FULL_EDITOR}[data-cvb-engine="ready"]', timeout=120_000)
-        page.evaluate(WATCH_PHASES, FULL_EDITOR)
+        page, box = reference_loaded(context, site, ref)
         idle_pss = process_tree_pss(pid)
         peak = [idle_pss]
         done = threading.Event()
