@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.client
 import http.server
+import os
 import queue
 import re
 import shutil
@@ -214,6 +215,7 @@ def test_cvb_serve_serves_a_site_up_to_date_unbuilt_and_keeps_it_when_a_change_b
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
     assert process.stdout is not None and process.stderr is not None
     log: list[str] = []
@@ -235,7 +237,15 @@ def test_cvb_serve_serves_a_site_up_to_date_unbuilt_and_keeps_it_when_a_change_b
         assert request(port, "GET", "/")[0] == 200
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=LINE_WAIT_S)
+        try:
+            process.wait(timeout=LINE_WAIT_S)
+        except subprocess.TimeoutExpired:
+            # Seen once under heavy load: the process outlived Ctrl-C. Abort it, so that faulthandler prints
+            # where each thread was, and fail with that.
+            process.send_signal(signal.SIGABRT)
+            process.wait(timeout=LINE_WAIT_S)
+            log_reader.join(timeout=LINE_WAIT_S)
+            pytest.fail("cvb serve was still running after Ctrl-C:\n" + "".join(log))
         log_reader.join(timeout=LINE_WAIT_S)
         serve._stamp_path(layout, small_site).unlink(missing_ok=True)
     assert process.returncode == 0, log
