@@ -21,10 +21,7 @@ clip count beyond the inputs themselves (bench/scorer.py traces it).
 from __future__ import annotations
 
 import random
-from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -39,12 +36,6 @@ RAW_WORDS = 1 << 15
 # The shortest piece a resample is summed in (``_layout``): below it, the per-piece sums cost more than the
 # gathers a narrower packing saves.
 MIN_PIECE = 64
-# Blocks of words the worker makes ahead of the sums (``_word_blocks``).
-PREFETCH_BLOCKS = 2
-# Whether the words are made on a thread of their own while the sums run, by default: never where there are
-# no threads (Pyodide, where this module is not loaded), and elsewhere only where bench/scorer.py finds that it
-# pays in wall-clock time on the shared two-core machine it runs on.
-PREFETCH = False
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -68,26 +59,6 @@ def _published_words(seed: int) -> Callable[[int], npt.NDArray[np.uint32]]:
         return out
 
     return words
-
-
-def _word_blocks(seed: int, *, prefetch: bool) -> Generator[npt.NDArray[np.uint32], None, None]:
-    """The published words in blocks of ``RAW_WORDS``. With ``prefetch``, one worker thread makes the next
-    blocks while the caller sums this one (numpy releases the GIL in both): a single worker calls the one
-    generator in order, so the words are the same, block for block, as without it."""
-    words_of = _published_words(seed)
-    if not prefetch:
-        while True:
-            yield words_of(RAW_WORDS)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cvb-bootstrap") as worker:
-        ahead = deque(worker.submit(words_of, RAW_WORDS) for _ in range(PREFETCH_BLOCKS))
-        try:
-            while True:
-                block = ahead.popleft().result()
-                ahead.append(worker.submit(words_of, RAW_WORDS))
-                yield block
-        finally:
-            for future in ahead:
-                future.cancel()
 
 
 def _pack(maxima: Sequence[int], length: int) -> list[list[tuple[int, int, int]]]:
@@ -125,7 +96,6 @@ def column_sums(
     resamples: int,
     seed: int,
     progress: Progress | None = None,
-    prefetch: bool = PREFETCH,
 ) -> Int64Array:
     """``out[r, k]`` = column k's sum over resample r of the published draw, for non-negative columns of one
     length ``n`` whose sums over ``n`` clips stay below ``2**SUM_BITS``. ``progress`` hears of every resample
@@ -136,17 +106,6 @@ def column_sums(
     are never copied out. Each resample is summed in pieces of ``length`` draws (``_layout``), short enough
     that every column's field of a piece's sum fits beside the others in one int64 word; the pieces' fields
     are then summed per resample, exactly."""
-    with closing(_word_blocks(seed, prefetch=prefetch)) as blocks:
-        return _column_sums(columns, blocks, resamples=resamples, progress=progress)
-
-
-def _column_sums(
-    columns: Sequence[Sequence[int]],
-    blocks: Iterator[npt.NDArray[np.uint32]],
-    *,
-    resamples: int,
-    progress: Progress | None,
-) -> Int64Array:
     n = len(columns[0])
     bits = lane_bits(n)
     values = [np.asarray(col, dtype=np.int64) for col in columns]
@@ -168,6 +127,7 @@ def _column_sums(
             tables.append(word)
     limit = n * ((1 << bits) // n)
     lane = np.dtype("<u2" if bits == 16 else "<u4")
+    words_of = _published_words(seed)
     starts = np.arange(0, n, length, dtype=np.int64)  # where each piece of a resample starts, in draws
     needed = resamples * n
     accepted = 0  # accepted lanes before this block
@@ -195,7 +155,7 @@ def _column_sums(
         row += count
 
     while accepted < needed:
-        raw = next(blocks).view(lane)
+        raw = words_of(RAW_WORDS).view(lane)
         rejected = np.flatnonzero(raw >= limit)
         # Before rejected lane i come rejected[i] - i accepted lanes: the accepted lane a sits at raw position
         # a + (the number of rejected lanes with at most a accepted lanes before them).
