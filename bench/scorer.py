@@ -253,14 +253,15 @@ def _route_taken(report: dict[str, Any]) -> str:
 
 # Where the whole process spends its time, phase by phase, in a fresh interpreter (so imports are cold). CPU
 # time of the process, not wall-clock: on a shared machine it moves less with what else is running. The command
-# normalises each text once, inside score_corpus; normalisation is also timed alone first (on a cleared cache),
-# so "score_corpus" includes it and "of_which_alignment" is the difference.
+# normalises each distinct text once, inside score_corpus; that normalisation is also timed alone first (on a
+# cleared cache), so "score_corpus" includes it and "of_which_alignment" (with the clips' scores) is the
+# difference.
 PHASES_SCRIPT = """
 import json, sys, time
 t0 = time.process_time()
 from cvb_scorer.cli import main
-from cvb_scorer.metrics import score_corpus, simplified_costs
-from cvb_scorer.normalise import normalise_hypothesis, normalise_reference
+from cvb_scorer.metrics import _normalised_rows, score_corpus, simplified_costs
+from cvb_scorer.normalise import normalise_reference
 from cvb_scorer.report import Report, decode_jsonl, parse_jsonl, report_json
 from cvb_scorer.rules import load_packaged_rules
 from cvb_scorer.signature import signature
@@ -271,15 +272,14 @@ limit = rules.input.max_text_chars
 texts = [decode_jsonl(open(p, "rb").read(), name=p) for p in sys.argv[1:3]]
 refs, hyps = (parse_jsonl(t, name="f", max_chars=limit) for t in texts)
 t2 = time.process_time()
-for cid, (text, _) in refs.items():
-    normalise_reference(text)
-    normalise_hypothesis(hyps[cid][0] if cid in hyps else "")
+triples = [(c, t, hyps[c][0] if c in hyps else None) for c, (t, _) in refs.items()]
+_normalised_rows(triples)
 t3 = time.process_time()
 normalise_reference.cache_clear()
 # As report.score_jsonl does: numpy loaded first when the bootstrap will load it (alignment then uses it too).
 load_route(draws=rules.bootstrap.resamples * len(refs))
 t3a = time.process_time()
-corpus = score_corpus([(c, t, hyps[c][0] if c in hyps else None) for c, (t, _) in refs.items()])
+corpus = score_corpus(triples)
 t4 = time.process_time()
 clips = sorted(corpus.clips, key=lambda c: c.id)
 b = rules.bootstrap
@@ -339,7 +339,7 @@ def phases(work: Path, clips: int = 1000) -> dict[str, Any]:
         env=AS_THE_COMMAND,
     )
     result: dict[str, Any] = json.loads(out.stdout)
-    # The phases that are parts of the whole run (score_corpus includes the normalisation timed alone first),
+    # The phases that are parts of the whole run (score_corpus as its normalisation and the rest of it),
     # largest first, with each one's share of their sum: what dominates this shape.
     parts = {
         key: result[key]
@@ -347,7 +347,8 @@ def phases(work: Path, clips: int = 1000) -> dict[str, Any]:
             "import",
             "read_decode_parse_json",
             "load_numpy_for_the_bootstrap",
-            "score_corpus",
+            "normalise_both_sides_alone",
+            "of_which_alignment",
             "bootstrap",
             "report_json_and_encode_with_simplified_costs",
         )
@@ -358,6 +359,18 @@ def phases(work: Path, clips: int = 1000) -> dict[str, Any]:
         for key, ms in sorted(parts.items(), key=lambda item: -item[1])
     ]
     return result
+
+
+def _without_bootstrap(results: dict[str, Any]) -> None:
+    """Each shape's CPU ratio with the bootstrap's CPU (from its phases) taken out of ours: what the rest of the
+    command costs beside jiwer, which draws no interval."""
+    for shape, split in (
+        ("cli_1000_clips_500_chars", "cli_1000_clips_phases_cpu"),
+        ("cli_hkcancor_utterances", "cli_hkcancor_utterances_phases_cpu"),
+    ):
+        run = results[shape]
+        rest = run["cvb_score_json_cpu_median"] - results[split]["bootstrap"]
+        run["ratio_cvb_vs_jiwer_cpu_without_bootstrap"] = round(rest / run["jiwer_cer_cpu_median"], 2)
 
 
 # Both bootstrap routes as whole processes (interpreter, scorer import, numpy's import on its route), so the
@@ -450,6 +463,7 @@ def shapes_only() -> int:
         )
         results["cli_1000_clips_phases_cpu"] = phases(work)
         results["cli_hkcancor_utterances_phases_cpu"] = phases(work, len(hk_refs))
+        _without_bootstrap(results)
     results["shapes_load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
     publish(OUT, results)
     return 0
@@ -503,6 +517,7 @@ def main() -> int:
         )
         results["cli_1000_clips_phases_cpu"] = phases(work)
         results["cli_hkcancor_utterances_phases_cpu"] = phases(work, len(hk_refs))
+        _without_bootstrap(results)
         # The same clips with the hypotheses written in Simplified characters (OpenCC t2s), then the references
         # too: the Simplified-cost diagnostic folds every clip, and a Simplified reference goes through the
         # reference fold's converter.
