@@ -12,7 +12,7 @@ insertions still count in the corpus numerator.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
@@ -406,6 +406,29 @@ class CorpusScore(_Rates):
         return self.covered / len(self.clips) if self.clips else 0.0
 
 
+def _normalised_rows(
+    pairs: Iterable[tuple[str, str, str | None]],
+) -> list[tuple[str, Normalised, Normalised, bool]]:
+    """Each clip's id, normalised reference and hypothesis, and whether it has a hypothesis: what
+    ``normalise_reference`` and ``normalise_hypothesis`` make of each text, each text normalised once per
+    corpus. A hypothesis written as its reference was is the reference's normalisation when the reference fold
+    changed nothing: the fold is the only rule a reference has and a hypothesis has not, and it changes the
+    text only where it records a change."""
+    references: dict[str, Normalised] = {}
+    hypotheses: dict[str, Normalised] = {}
+    rows = []
+    for cid, ref, hyp in pairs:
+        r = references.get(ref)
+        if r is None:
+            r = references[ref] = normalise_reference(ref)
+        text = hyp if hyp is not None else ""
+        h = hypotheses.get(text)
+        if h is None:
+            h = hypotheses[text] = r if text == ref and not r.fold_changes else normalise_hypothesis(text)
+        rows.append((cid, r, h, hyp is not None))
+    return rows
+
+
 def score_corpus(
     pairs: Sequence[tuple[str, str, str | None]], *, progress: Progress | None = None
 ) -> CorpusScore:
@@ -437,10 +460,7 @@ def score_corpus(
     >>> [(clip.id, clip.cer) for clip in corpus.clips]
     [('c1', 0.2), ('c2', 1.0)]
     """
-    rows = [
-        (cid, normalise_reference(ref), normalise_hypothesis(hyp if hyp is not None else ""), hyp is not None)
-        for cid, ref, hyp in counted(pairs, phase="clips", total=len(pairs), progress=progress)
-    ]
+    rows = _normalised_rows(counted(pairs, phase="clips", total=len(pairs), progress=progress))
     cer_counts, substitutions = substitutions_many([(ref.cer, hyp.cer) for _, ref, hyp, _ in rows])
     # The clips whose MER tokens are not all one character need an alignment of their own.
     mer_items = [_mer_sequences(ref, hyp) for _, ref, hyp, _ in rows]

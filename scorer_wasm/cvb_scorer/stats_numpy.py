@@ -3,7 +3,7 @@
 Only ``cvb_scorer.stats`` imports this module, inside a bootstrap and never in Pyodide, so importing the scorer
 (and the editor's keystroke path) never loads numpy. The draw is the published one, word for word: the words
 still come from ``random.Random(seed).getrandbits``, read as little-endian lanes (low half of a word first),
-rejected lanes are masked out, and consecutive runs of ``n`` accepted lanes are the resamples. Sums are exact
+rejected lanes gather nothing, and consecutive runs of ``n`` accepted lanes are the resamples. Sums are exact
 int64 arithmetic: callers pass only columns whose sum over ``n`` clips stays below ``2**62``
 (``SUM_BITS``), which ``stats`` checks before choosing this route.
 
@@ -12,17 +12,16 @@ with ``random.Random(seed).getstate()`` yields the same 32-bit words in the same
 tests/scorer/test_stats.py compares them with ``getrandbits`` across seeds and call boundaries), so no word is
 made in Python or converted through bytes.
 
-Memory is bounded by processing ``BLOCK_DRAWS`` draws (whole resamples) at a time: the block's lanes, accepted
-indices and one gathered word, a 512 KB table per packed word, and 8 bytes per resample and column for the
-sums; the peak therefore does not grow with the number of resamples (bench/scorer.py traces it). A block holds
-at least one resample, so above ``BLOCK_DRAWS`` clips the peak grows with the clip count, by a few words per
-clip beside the inputs themselves.
+Memory is bounded by processing ``RAW_WORDS`` words at a time: the block's lanes, their indices and one
+gathered word, a 512 KB table per packed word, a few words per piece of a resample not yet summed, and 8 bytes
+per resample and column for the sums; the peak therefore grows with neither the number of resamples nor the
+clip count beyond the inputs themselves (bench/scorer.py traces it).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -31,9 +30,12 @@ from cvb_scorer.lanes import INT64_SUM_BITS as SUM_BITS
 from cvb_scorer.lanes import lane_bits
 from cvb_scorer.progress import Progress
 
-# Draws per block: large enough that numpy's per-call overhead is small, small enough that a block's arrays
-# stay in cache (measured: blocks of 2**13 to 2**17 draws run alike; 2**22 ran 3x slower).
-BLOCK_DRAWS = 1 << 16
+# Words of the stream read per block: large enough that numpy's per-call overhead is small, small enough that
+# a block's arrays stay in cache (bench/scorer.py measures the bootstrap).
+RAW_WORDS = 1 << 15
+# The shortest piece a resample is summed in (``_layout``): below it, the per-piece sums cost more than the
+# gathers a narrower packing saves.
+MIN_PIECE = 64
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -59,83 +61,151 @@ def _published_words(seed: int) -> Callable[[int], npt.NDArray[np.uint32]]:
     return words
 
 
-def _accepted_lanes(n: int, *, resamples: int, seed: int) -> Iterator[npt.NDArray[np.intp]]:
-    """The published stream of accepted lane values, cut into blocks of whole resamples (``k * n`` lanes)."""
-    bits = lane_bits(n)
-    limit = n * ((1 << bits) // n)
-    lane = np.dtype("<u2" if bits == 16 else "<u4")
-    lanes_per_word = 32 // bits
-    words_of = _published_words(seed)
-    per_block = max(1, BLOCK_DRAWS // n)
-    pending = np.empty(0, dtype=lane)
-    left = resamples
-    while left:
-        take = min(per_block, left) * n
-        while pending.size < take:
-            # Enough words for the missing lanes at the acceptance rate, plus slack so that one call nearly
-            # always suffices. Words drawn beyond the last resample are never used: the generator is private.
-            words = ((take - pending.size) << bits) // limit // lanes_per_word * 101 // 100 + 64
-            raw = words_of(words).view(lane)
-            pending = np.concatenate((pending, raw[raw < limit]))
-        yield pending[:take].astype(np.intp)
-        pending = pending[take:]
-        left -= take // n
-
-
-def _pack(columns: Sequence[Sequence[int]], n: int) -> list[tuple[Int64Array, list[tuple[int, int, int]]]]:
-    """Columns packed into as few int64 words per clip as fit: each column gets a bit field wide enough for
-    its sum over ``n`` clips, so one gather and one sum per word give every field's sums. Returns each word's
-    per-clip values with its fields as (column, shift, mask)."""
-    words: list[tuple[Int64Array, list[tuple[int, int, int]]]] = []
+def _pack(maxima: Sequence[int], length: int) -> list[list[tuple[int, int, int]]]:
+    """Fields for columns with these maxima, packed into as few int64 words as fit: each column gets a bit
+    field wide enough for its sum over ``length`` draws, so no sum of that many draws carries from one field
+    into the next. Returns each word's fields as (column, shift, mask)."""
+    words: list[list[tuple[int, int, int]]] = []
     used = SUM_BITS
-    for k, col in enumerate(columns):
-        values = np.asarray(col, dtype=np.int64)
-        width = max(1, n * int(values.max())).bit_length()
+    for k, top in enumerate(maxima):
+        width = max(1, length * top).bit_length()
         if width > SUM_BITS:
             raise ValueError(f"column {k} can sum to {width} bits, beyond int64's safe {SUM_BITS}")
         if used + width > SUM_BITS:
-            words.append((np.zeros(n, dtype=np.int64), []))
+            words.append([])
             used = 0
-        word, fields = words[-1]
-        word |= values << used
-        fields.append((k, used, (1 << width) - 1))
+        words[-1].append((k, used, (1 << width) - 1))
         used += width
     return words
 
 
+def _layout(maxima: Sequence[int], n: int) -> tuple[int, list[list[tuple[int, int, int]]]]:
+    """The length of the pieces each resample is summed in, and the packed words' fields for it: the longest
+    piece (the whole resample, else a power of two from ``MIN_PIECE`` up) whose fields take as few words as
+    any piece length at least ``MIN_PIECE`` allows. Each word costs a gather per draw; a piece costs a sum of
+    its own, a few draws' worth."""
+    lengths = [n, *(1 << k for k in range(n.bit_length() - 1, -1, -1) if MIN_PIECE <= 1 << k < n)]
+    layouts = [(length, _pack(maxima, length)) for length in lengths]
+    fewest = min(len(words) for _, words in layouts)
+    return next((length, words) for length, words in layouts if len(words) == fewest)
+
+
 def column_sums(
-    columns: Sequence[Sequence[int]], *, resamples: int, seed: int, progress: Progress | None = None
+    columns: Sequence[Sequence[int]],
+    *,
+    resamples: int,
+    seed: int,
+    progress: Progress | None = None,
 ) -> Int64Array:
     """``out[r, k]`` = column k's sum over resample r of the published draw, for non-negative columns of one
     length ``n`` whose sums over ``n`` clips stay below ``2**SUM_BITS``. ``progress`` hears of every resample
-    summed, as on the pure route, so a listener hears the same calls whichever route ran."""
+    summed, as on the pure route, so a listener hears the same calls whichever route ran.
+
+    The lanes are read as they come, rejected ones included: a rejected lane gathers 0, and the resamples'
+    bounds are placed among the raw lanes by counting the rejected lanes before them, so the accepted lanes
+    are never copied out. Each resample is summed in pieces of ``length`` draws (``_layout``), short enough
+    that every column's field of a piece's sum fits beside the others in one int64 word; the pieces' fields
+    are then summed per resample, exactly."""
     n = len(columns[0])
     bits = lane_bits(n)
-    words = _pack(columns, n)
-    if bits == 16:
-        # Lane value v (below the acceptance limit) draws clip v % n: a table over lane values gathers the
-        # clip's word directly, with no division per draw.
-        copies = (1 << bits) // n
-        tables = [np.tile(word, copies) for word, _ in words]
-    else:
-        tables = [word for word, _ in words]
-    sums = np.empty((resamples, len(words)), dtype=np.int64)
+    values = [np.asarray(col, dtype=np.int64) for col in columns]
+    length, layout = _layout([int(v.max()) for v in values], n)
+    pieces = -(-n // length)  # pieces per resample, the last one shorter when length does not divide n
+    tables = []
+    for fields in layout:
+        word = np.zeros(n, dtype=np.int64)
+        for k, shift, _ in fields:
+            word |= values[k] << shift
+        if bits == 16:
+            # Lane value v (below the acceptance limit) draws clip v % n, so a table over every lane value
+            # gathers the clip's word with no division per draw, and 0 for a rejected value.
+            table = np.zeros(1 << bits, dtype=np.int64)
+            copies = (1 << bits) // n
+            table[: copies * n] = np.tile(word, copies)
+            tables.append(table)
+        else:
+            tables.append(word)
+    limit = n * ((1 << bits) // n)
+    lane = np.dtype("<u2" if bits == 16 else "<u4")
+    words_of = _published_words(seed)
+    starts = np.arange(0, n, length, dtype=np.int64)  # where each piece of a resample starts, in draws
+    needed = resamples * n
+    accepted = 0  # accepted lanes before this block
+    open_piece: list[np.int64] | None = None  # the running sum of a piece a block boundary cut, per word
+    finished: list[list[Int64Array]] = [[] for _ in tables]  # whole pieces not yet summed into resamples
+    sums = np.empty((resamples, len(columns)), dtype=np.int64)
     row = 0
-    for lanes in _accepted_lanes(n, resamples=resamples, seed=seed):
-        indices = lanes if bits == 16 else lanes % n
-        count = lanes.size // n
-        for w, table in enumerate(tables):
-            sums[row : row + count, w] = table.take(indices).reshape(count, n).sum(axis=1)
+
+    def settle() -> None:
+        nonlocal row
+        waiting = sum(part.size for part in finished[0])
+        count = waiting // pieces
+        if not count:
+            return
+        for w, fields in enumerate(layout):
+            done = np.concatenate(finished[w])
+            head = done[: count * pieces]
+            finished[w] = [done[count * pieces :]]
+            for k, shift, mask in fields:
+                sums[row : row + count, k] = ((head >> shift) & mask).reshape(count, pieces).sum(axis=1)
         if progress is not None:
             # A block sums many resamples at once; each is told, in order, as the pure route tells it.
-            for done in range(row + 1, row + count + 1):
-                progress("bootstrap", done, resamples)
+            for done_count in range(row + 1, row + count + 1):
+                progress("bootstrap", done_count, resamples)
         row += count
-    out = np.empty((resamples, len(columns)), dtype=np.int64)
-    for w, (_, fields) in enumerate(words):
-        for k, shift, mask in fields:
-            out[:, k] = (sums[:, w] >> shift) & mask
-    return out
+
+    while accepted < needed:
+        raw = words_of(RAW_WORDS).view(lane)
+        rejected = np.flatnonzero(raw >= limit)
+        # Before rejected lane i come rejected[i] - i accepted lanes: the accepted lane a sits at raw position
+        # a + (the number of rejected lanes with at most a accepted lanes before them).
+        accepted_before = rejected - np.arange(rejected.size)
+        count = raw.size - rejected.size
+        if accepted + count > needed:  # the last block: cut it after the last lane the draw uses
+            count = needed - accepted
+            cut = count + int(np.searchsorted(accepted_before, count - 1, side="right"))
+            raw = raw[:cut]
+            keep = rejected < cut
+            rejected, accepted_before = rejected[keep], accepted_before[keep]
+        if not count:
+            continue
+        first, last = accepted // n, (accepted + count - 1) // n
+        bounds = (np.arange(first, last + 1, dtype=np.int64)[:, None] * n + starts).ravel() - accepted
+        bounds = bounds[(bounds >= 0) & (bounds < count)]
+        bounds += np.searchsorted(accepted_before, bounds, side="right")
+        # ``take`` with indices of any type but intp converts them one by one, far slower than one astype.
+        indices = raw.astype(np.intp)
+        if bits != 16:
+            indices %= n
+        # The lanes before the block's first bound belong to the piece the last block left open (before the
+        # first piece of all there are only rejected lanes, which gather 0).
+        continues = open_piece is not None and not (bounds.size and bounds[0] == 0)
+        edges = np.concatenate((np.zeros(1, dtype=np.int64), bounds)) if continues else bounds
+        carried: list[np.int64] = []
+        for w, table in enumerate(tables):
+            drawn = table.take(indices)
+            if bits != 16:
+                drawn[rejected] = 0
+            segments = np.add.reduceat(drawn, edges)
+            running = None if open_piece is None else open_piece[w]
+            if continues:
+                running = running + segments[0]
+                segments = segments[1:]
+            if segments.size:
+                if running is not None:
+                    finished[w].append(np.array([running], dtype=np.int64))
+                finished[w].append(segments[:-1])
+                running = segments[-1]
+            assert running is not None  # the first block has the first piece's start
+            carried.append(running)
+        open_piece = carried
+        accepted += count
+        settle()
+    if open_piece is not None:
+        for w, running in enumerate(open_piece):
+            finished[w].append(np.array([running], dtype=np.int64))
+    settle()
+    return sums
 
 
 def rates(errors: Int64Array, totals: Int64Array) -> npt.NDArray[np.float64]:

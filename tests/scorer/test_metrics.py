@@ -119,6 +119,8 @@ def test_corpus_scores_every_clip_as_score_clip_does() -> None:
         "。",
         " ",
         "OK",
+        "头发",  # Simplified-only: the reference fold changes it, the hypothesis keeps it
+        "万",
     ]
     triples: list[tuple[str, str, str | None]] = []
     for k in range(400):
@@ -126,6 +128,9 @@ def test_corpus_scores_every_clip_as_score_clip_does() -> None:
         hyp = "".join(w for w in ref.split("我哋") if rng.random() < 0.9) + rng.choice(
             ["", "好", "iphone 16"]
         )
+        if k % 5 == 0 and triples:  # a text seen before, on either side, and a hypothesis as its reference
+            ref = rng.choice(triples)[1]
+            hyp = rng.choice([ref, ref, triples[-1][2] or ""])
         triples.append((f"c{k}", ref, None if k % 17 == 0 else hyp))
     corpus = score_corpus(triples)
     for clip, (cid, ref, hyp) in zip(corpus.clips, triples, strict=True):

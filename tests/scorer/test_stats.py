@@ -363,6 +363,41 @@ def test_column_fields_pack_into_int64_words_without_carrying() -> None:
         assert sums[r].tolist() == [sum(col[i] for i in idx) for col in columns]
 
 
+@pytest.mark.parametrize(
+    ("n", "top", "count"),
+    [
+        (1, 3, 4),  # every lane a resample of its own
+        (64, 100, 4),  # pieces as long as the resample
+        (1000, 40, 4),  # four 40-draw columns fit one word only in pieces
+        (16162, 145, 4),  # HKCanCor's size: pieces across block boundaries
+        (40000, 600, 2),  # 61% of the lanes accepted: resamples span blocks
+        (65537, 40, 3),  # 32-bit lanes, rejected lanes zeroed after the gather
+    ],
+)
+def test_column_sums_in_pieces_over_raw_lanes_equal_the_plain_reference_draw(
+    n: int, top: int, count: int
+) -> None:
+    # The numpy route sums each resample in pieces over the raw lanes (rejected ones gather 0): every
+    # resample's sums are those of the reference draw's indices.
+    rng = random.Random(n)
+    columns = [[rng.randrange(top + 1) for _ in range(n)] for _ in range(count)]
+    columns[0][0] = top
+    resamples = 3 if n > 5000 else 40
+    sums = stats_numpy.column_sums(columns, resamples=resamples, seed=n + top)
+    for r, idx in enumerate(reference.draws(n, resamples=resamples, seed=n + top)):
+        assert sums[r].tolist() == [sum(col[i] for i in idx) for col in columns]
+
+
+def test_four_columns_of_short_clips_are_summed_in_pieces_of_one_word() -> None:
+    # Short utterances' four columns need two int64 words for a whole resample of HKCanCor's 16,162 clips but
+    # fit one word in pieces of a few hundred draws; a single word is what the layout must choose.
+    length, words = stats_numpy._layout([60, 145, 60, 145], 16162)
+    assert len(words) == 1 and stats_numpy.MIN_PIECE <= length < 16162
+    assert len(stats_numpy._layout([60, 145, 60, 145], 16162)[1]) < len(
+        stats_numpy._pack([60, 145, 60, 145], 16162)
+    )
+
+
 def _run_python(code: str) -> str:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
 

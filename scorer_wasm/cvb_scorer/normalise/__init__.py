@@ -32,7 +32,9 @@ from cvb_scorer.normalise.numerals import (
     spoken_forms_settled,
 )
 from cvb_scorer.normalise.text import (
+    LATIN_JOINERS,
     SPACE,
+    UPPER_CANDIDATES,
     clean_unicode,
     drop_currency_prefixes,
     drop_whitespace,
@@ -104,9 +106,9 @@ _STEPS: tuple[tuple[re.Pattern[str] | None, Callable[[str], str]], ...] = (
     (None, fold_variants),  # a regular expression of the variants, applied directly
     (None, drop_whitespace),  # looks for a space itself
     (None, drop_currency_prefixes),  # looks for a $ or a code itself
-    (None, lowercase_latin),  # finds what to lowercase in C itself
+    (UPPER_CANDIDATES, lowercase_latin),
     (re.compile(","), join_thousands),
-    (re.compile("[-.]"), join_latin_words),
+    (LATIN_JOINERS, join_latin_words),
     (COMMA_BETWEEN_RANGE_WORDS, join_comma_ranges),
     (None, fold_numerals),  # scans for a numeral or 點 itself
     (SIGNS_TRIGGER, signs),

@@ -147,7 +147,7 @@ def _lower_table() -> dict[int, str]:
     return table
 
 
-_UPPER_CANDIDATES = re.compile("[A-Z\u00c0-\u024f]+")
+UPPER_CANDIDATES = re.compile("[A-Z\u00c0-\u024f]+")
 # Every byte but the UTF-8 lead bytes of U+00C0 to U+027F (0xC3 to 0xC9), which covers Latin-1's letters and
 # Latin Extended-A and -B: deleting them leaves nothing when a text has none of those letters.
 _NOT_LATIN_LEAD = bytes(b for b in range(256) if not 0xC3 <= b <= 0xC9)
@@ -167,7 +167,7 @@ def lowercase_latin(text: str) -> str:
         lowered = data.lower()
         return text if lowered == data else lowered.decode("utf-8")
     # Only the runs of candidates are translated, not every character of a mostly Han text.
-    return _UPPER_CANDIDATES.sub(_lower_run, text)
+    return UPPER_CANDIDATES.sub(_lower_run, text)
 
 
 def _lower_run(match: re.Match[str]) -> str:
@@ -219,14 +219,14 @@ def width(text: str) -> str:
 # letters never are, and most of a transcript's dots sit between Han characters (the loop below still asks
 # ``class_code``; the look-behind sits after the mark so that the engine scans for marks first).
 _NEVER_LETTER = f"{HAN_CLASS}\x00-\x40\x5b-\x60\x7b-\x7f"
-_LATIN_JOINERS = re.compile(f"[-.](?<=[^{_NEVER_LETTER}][-.])(?=[^{_NEVER_LETTER}])")
+LATIN_JOINERS = re.compile(f"[-.](?<=[^{_NEVER_LETTER}][-.])(?=[^{_NEVER_LETTER}])")
 
 
 def join_latin_words(text: str) -> str:
     """A hyphen or a dot between two letters joins them into one word (Wi-Fi → WiFi, e-mail → email)."""
     out = []
     pos = 0
-    for match in _LATIN_JOINERS.finditer(text):
+    for match in LATIN_JOINERS.finditer(text):
         k = match.start()  # 0 < k < len(text) - 1: the look-around needs a character on each side
         if class_code(text[k - 1]) == "L" and class_code(text[k + 1]) == "L":
             out.append(text[pos:k])
@@ -330,6 +330,9 @@ _GAP_BETWEEN_PLAIN_HAN = re.compile(
 )
 
 
+_USUAL_GAP_RUN = re.compile(f"[{_USUAL_GAPS}]+")
+
+
 def strip_punctuation(text: str) -> str:
     """Remove punctuation, symbols and whitespace, keeping one space between two word-like characters.
 
@@ -339,6 +342,13 @@ def strip_punctuation(text: str) -> str:
     if _GAP_CANDIDATE.search(text) is None:
         return text
     text = _GAP_BETWEEN_PLAIN_HAN.sub("", text)
+    # The one run of marks left at the end of a text (a sentence's full stop): nothing comes after it, so it
+    # leaves nothing, unless it starts with a percent sign (which may follow a number).
+    first = _GAP_CANDIDATE.search(text)
+    if first is None:
+        return text
+    if text[first.start()] != "%" and _USUAL_GAP_RUN.fullmatch(text, first.start()) is not None:
+        return text[: first.start()]
     gaps = GAPS
     spans: list[list[int]] = []
     for cand in _GAP_CANDIDATE.finditer(text):
