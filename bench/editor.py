@@ -5,16 +5,19 @@ Figures, as the median and the worst of five runs: bytes fetched by a page load 
 (and by a page without one), bytes fetched to use the editor, intent (focus) to interactive cold (fresh
 profile) and warm (the same profile after a browser restart), warm reload to interactive (and where its time
 goes: the worker's start, reading the snapshot (the inflated copy the first visit kept, or the packed file
-inflated), restoring Python, the rest until ready), the worker's own start-up to "ready" (python_start_*), the
+inflated), restoring Python, the rest until ready, and from ready to the first drawing), the same reload once
+the reference's Simplified-only character is taken out again (a drawing that needs no OpenCC converter), the
+worker's own start-up to "ready" (python_start_*), the
 first edit after ready that needs OpenCC's converter, keystroke-to-redraw p95 at 1,500 reference characters
 (typed the moment the editor is live, and again once it has settled: see SETTLE_MS) and main-thread long tasks
 while typing. With --files, also a 16,000-clip pair of files scored in the browser's file mode against the CLI,
 once (it takes minutes): when the figures and the table show, before the intervals, and when the whole report does.
 With --throttled, also a cold start on a throttled connection (10 Mbit/s, 40 ms; Chromium's own throttling):
 intent to the first live result, and the megabytes transferred before it; --throttled-only measures that alone
-(three runs, into bench/results/editor-throttled.json). --large-pair-only: a pair of about 50 MB (403,923 clips)
-scored in the browser's file mode, once: its time by phase and the browser's peak memory, PSS (into
-bench/results/editor-large-pair.json).
+(three runs, into bench/results/editor-throttled.json). --large-pair-only: a pair of 154 MB (403,923 clips), far
+above the limit the editor states, chosen in the browser's file mode: how soon it is refused, what the page read
+of it and the browser's peak memory (PSS); then the largest pair of the same texts within the limit, scored:
+its time by phase and peak PSS (into bench/results/editor-large-pair.json).
 """
 
 from __future__ import annotations
@@ -276,6 +279,25 @@ async () => {
 """
 
 
+# FIRST_EDIT undone: its Simplified-only character taken out of the reference, drawn, and the page's address
+# (which a reload restores the texts from) updated.
+TRADITIONAL_AGAIN = """
+async () => {
+  const root = document.querySelector('[data-cvb-editor]:not(.cvb-editor--compact)');
+  const ref = root.querySelector('[data-cvb-ref]');
+  const want = ref.value.replaceAll('这', '');
+  const before = location.hash;
+  const drawn = new Promise((resolve) => root.addEventListener('cvb:drawn', function on(event) {
+    if (event.detail.reference === want) { root.removeEventListener('cvb:drawn', on); resolve(); }
+  }));
+  ref.value = want;
+  ref.dispatchEvent(new Event('input', {bubbles: true}));
+  await drawn;
+  while (location.hash === before) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+"""
+
+
 # How long the typing waits, the second time, after the first: Chromium optimises CPython's hot WebAssembly
 # functions on background threads for about a second after they first run (wasm.TopTierCompilation in a
 # trace: ~0.9 s of compiling beside the first keystrokes typed at once, ~0.05 s after a 3 s pause), and on two
@@ -375,7 +397,24 @@ def one_run(
                 run["warm_reload_restored_to_ready_ms"] = between(
                     reload, "python_restored_ms", "engine_ready_ms"
                 )
+                # And from "ready" to the first drawing on the page (see TRADITIONAL_AGAIN below).
+                run["warm_reload_ready_to_interactive_ms"] = between(
+                    reload, "engine_ready_ms", "interactive_ms"
+                )
                 run["warm_reload_read_the_inflated_copy"] = reload["snapshot_fetched_ms"] is None
+                # The reload above restores a reference with a Simplified-only character (FIRST_EDIT's), whose
+                # first drawing waits for the wheels' files and OpenCC's converter, which the snapshot leaves
+                # out; the same reload with that character taken out again waits for neither.
+                page.evaluate(TRADITIONAL_AGAIN)
+                page.reload(wait_until="load")
+                show_intent(page)
+                wait_interactive(page)
+                plain = dict(page.evaluate(READ_TIMINGS))
+                run["warm_reload_traditional_to_interactive_ms"] = round(plain["interactive_ms"], 1)
+                run["warm_reload_traditional_intent_to_interactive_ms"] = intent_to_interactive(plain)
+                run["warm_reload_traditional_ready_to_interactive_ms"] = between(
+                    plain, "engine_ready_ms", "interactive_ms"
+                )
                 context.close()
                 context = playwright.chromium.launch_persistent_context(profile, **launch)
                 revisit = visit(context, editor_url)
@@ -496,49 +535,128 @@ def browser_pid(profile: str) -> int:
     raise RuntimeError(f"no browser process with --user-data-dir={profile}")
 
 
+class PeakPss:
+    """The peak proportional resident memory (PSS) of the browser's processes while in use, sampled every
+    quarter second on a thread."""
+
+    def __init__(self, pid: int) -> None:
+        import threading
+
+        self.pid = pid
+        self.before = process_tree_pss(pid)
+        self.peak = self.before
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.25):
+            self.peak = max(self.peak, process_tree_pss(self.pid))
+
+    def __enter__(self) -> PeakPss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+        self.peak = max(self.peak, process_tree_pss(self.pid))
+
+
+def status_starts(page: Any, words: str, timeout: float) -> None:
+    page.wait_for_function(
+        "([sel, want]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent.startsWith(want)",
+        arg=[FULL_EDITOR, words],
+        timeout=timeout,
+    )
+
+
 def large_pair_in_browser(
     playwright: Any, site: editor_site.Site, launch: dict[str, Any], folder: Path
 ) -> dict[str, Any]:
-    """A pair of files of LARGE_PAIR_CLIPS clips (about 50 MB) scored in the browser's file mode, once: the
-    file sizes, seconds from choosing the second file to each phase and to the whole report, and the peak
-    proportional resident memory (PSS) of the browser's processes meanwhile (sampled every quarter second)."""
-    import threading
-
+    """The pair of LARGE_PAIR_CLIPS clips, far above the limit the editor states (editor_state.js,
+    FILE_LIMIT_*), chosen in the browser's file mode: the seconds from choosing each file to the refusal, the
+    bytes the page read, whether the worker was asked to score, and the browser's peak memory (PSS) meanwhile.
+    Then the largest pair of the same texts within the limit, scored: its seconds from choosing the second file
+    to each phase and to the whole report, and the peak PSS."""
+    from conftest import wait_live
     from pairs import corpus_pairs
-    from test_editor_files import write_pair
+    from test_editor_files import RECORD_FILES, write_pair
 
-    ref, hyp = write_pair(folder, corpus_pairs(LARGE_PAIR_CLIPS), missing=20)
-    megabytes = round((ref.stat().st_size + hyp.stat().st_size) / 1e6, 1)
+    from generator.config.load import load_config
+
+    words = load_config(ROOT / "platform_config").glossary.interface
+    refused = words["files_too_large_bytes"].en.split("{")[0]
+    large, within = folder / "large", folder / "within"
+    large.mkdir()
+    within.mkdir()
+    ref, hyp = write_pair(large, corpus_pairs(LARGE_PAIR_CLIPS), missing=20)
+    pair_bytes = ref.stat().st_size + hyp.stat().st_size
+    # The most clips of these texts whose pair stays within the bytes limit (a little under, for the
+    # texts' varying lengths).
+    limit_bytes, limit_clips = 20_000_000, 100_000
+    fit = min(limit_clips, int(0.97 * limit_bytes * LARGE_PAIR_CLIPS / pair_bytes))
+    small_ref, small_hyp = write_pair(within, corpus_pairs(fit), missing=20)
+    result: dict[str, Any] = {
+        "limit_stated": {"megabytes": limit_bytes / 1e6, "clips": limit_clips},
+        "load_average_1_5_15_at_start": [round(x, 2) for x in os.getloadavg()],
+    }
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(profile, **launch)
+        context.add_init_script(RECORD_FILES)
         pid = browser_pid(profile)
-        page, box = reference_loaded(context, site, ref)
-        idle_pss = process_tree_pss(pid)
-        peak = [idle_pss]
-        done = threading.Event()
-
-        def sample() -> None:
-            while not done.wait(0.25):
-                peak[0] = max(peak[0], process_tree_pss(pid))
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        started = time.monotonic()
-        box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
-        page.wait_for_selector(f"{FULL_EDITOR} [data-cvb-files-actions]:not([hidden])", timeout=3_600_000)
-        browser_s = time.monotonic() - started
-        done.set()
-        sampler.join()
-        phases = page.evaluate("() => window.cvbPhases")
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(site.url(site.editor_path), wait_until="load")
+        wait_live(page)
+        box = page.locator(f"{FULL_EDITOR} [data-cvb-files]")
+        box.locator("summary").click()
+        with PeakPss(pid) as memory:
+            started = time.monotonic()
+            box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+            status_starts(page, refused, 60_000)
+            reference_s = time.monotonic() - started
+            started = time.monotonic()
+            box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
+            # Taken (its name shown beside its chooser) and the pair still refused.
+            page.wait_for_function(
+                "([sel, name]) => [...document.querySelectorAll(sel + ' [data-cvb-file-name]')]"
+                ".some((label) => label.textContent === name)",
+                arg=[FULL_EDITOR, hyp.name],
+                timeout=60_000,
+            )
+            status_starts(page, refused, 60_000)
+            hypothesis_s = time.monotonic() - started
+            sentence = box.locator("[data-cvb-files-status]").inner_text()
+        result["above_the_limit"] = {
+            "clips": LARGE_PAIR_CLIPS,
+            "files_mb": round(pair_bytes / 1e6, 1),
+            "refused_after_choosing_the_reference_s": round(reference_s, 2),
+            "refused_after_choosing_the_hypothesis_s": round(hypothesis_s, 2),
+            "sentence": sentence,
+            "bytes_the_page_read": sum(page.evaluate("() => window.cvbRead")),
+            "files_sent_to_the_worker": page.evaluate("() => window.cvbPosted").count("score-files"),
+            "browser_pss_before_mb": round(memory.before / 1e6),
+            "browser_pss_peak_mb": round(memory.peak / 1e6),
+        }
+        page.evaluate(WATCH_PHASES, FULL_EDITOR)
+        with PeakPss(pid) as memory:
+            box.locator('input[data-cvb-file="reference"]').set_input_files(str(small_ref))
+            started = time.monotonic()
+            box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(small_hyp))
+            page.wait_for_selector(f"{FULL_EDITOR} [data-cvb-files-actions]:not([hidden])", timeout=3_600_000)
+            browser_s = time.monotonic() - started
+        result["within_the_limit"] = {
+            "clips": fit,
+            "files_mb": round((small_ref.stat().st_size + small_hyp.stat().st_size) / 1e6, 1),
+            "browser_s": round(browser_s, 1),
+            # Seconds from choosing the second file to each phase the worker reported, and to the table shown.
+            "browser_phases_s": page.evaluate("() => window.cvbPhases"),
+            "browser_pss_before_mb": round(memory.before / 1e6),
+            "browser_pss_peak_mb": round(memory.peak / 1e6),
+        }
         context.close()
-    return {
-        "clips": LARGE_PAIR_CLIPS,
-        "files_mb": megabytes,
-        "browser_s": round(browser_s, 1),
-        "browser_phases_s": phases,
-        "browser_pss_before_mb": round(idle_pss / 1e6),
-        "browser_pss_peak_mb": round(peak[0] / 1e6),
-    }
+    result["load_average_1_5_15_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    result["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return result
 
 
 # Chromium's own network throttling (DevTools' Network.emulateNetworkConditions), as a reader on a modest

@@ -483,7 +483,10 @@ class Editor {
   }
 
   scoreFiles(job) {
+    // Copies, handed over (transferred) rather than copied again: the state keeps its own for "Score again".
     const file = (chosen) => ({ name: chosen.name, bytes: chosen.bytes.slice(0) });
+    const reference = file(job.reference);
+    const hypothesis = file(job.hypothesis);
     const progress = (message) =>
       message.type === "files-scored"
         ? this.dispatch({ type: "files-scored", id: job.id, data: JSON.parse(message.json) })
@@ -495,7 +498,8 @@ class Editor {
             total: message.total,
             at: performance.now(),
           });
-    engine.call({ type: "score-files", reference: file(job.reference), hypothesis: file(job.hypothesis) }, { progress }).then(
+    const transfer = [reference.bytes, hypothesis.bytes];
+    engine.call({ type: "score-files", reference, hypothesis }, { progress, transfer }).then(
       (message) => {
         engine.listeners.delete(message.id);
         const answer = JSON.parse(message.json);
@@ -510,6 +514,12 @@ class Editor {
   }
 
   async chooseFile(side, file) {
+    // A file that takes the pair over the editor's limit is refused unread (editor_state.js, tooLarge), and
+    // the scorer is not started for it.
+    if (!S.readable(file.size)) {
+      this.takeFile(side, file.name, null, file.size);
+      return;
+    }
     engine.start();
     const bytes = await file.arrayBuffer();
     this.takeFile(side, file.name, bytes);
@@ -518,8 +528,8 @@ class Editor {
   // A file chosen while the worker scores the ones before it stops that job, as Cancel does but without its
   // note, and the new pair is scored on a fresh worker: a reader who picked the wrong file need not wait for
   // it to be scored (most of a minute for 16,000 clips) before the right one starts.
-  takeFile(side, name, bytes) {
-    this.dispatch({ type: "file", side, name, bytes, lines: lineCount(bytes) });
+  takeFile(side, name, bytes, size = bytes?.byteLength ?? 0) {
+    this.dispatch({ type: "file", side, name, bytes, size, lines: bytes ? lineCount(bytes) : null });
     if (S.jobOutdated(this.state)) engine.restart();
   }
 

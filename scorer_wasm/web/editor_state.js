@@ -62,9 +62,15 @@ export const STRINGS = Object.freeze({
   files_progress_report: "{percent}: writing the report, {done} of {total} clips",
   files_progress_closing: "{percent}: report written; handing it to the page…",
   files_large:
-    "Large files: {clips} lines, {megabytes} MB (the editor says so above {limitMegabytes} MB or {limitClips} " +
+    "Large files: {clips} lines, {megabytes} MB (the editor scores at most {limitMegabytes} MB or {limitClips} " +
     "clips). Scoring them in this browser takes about {minutes} minutes; Cancel stops it, and cvb-score on " +
     "your own machine is faster.",
+  files_too_large_bytes:
+    "Too large for this browser: {megabytes} MB, more than the {limitMegabytes} MB or {limitClips} clips the " +
+    "editor scores, so nothing was read. cvb-score on your own machine scores files of any size.",
+  files_too_large_clips:
+    "Too large for this browser: {clips} lines, more than the {limitMegabytes} MB or {limitClips} clips the " +
+    "editor scores, so nothing was scored. cvb-score on your own machine scores files of any size.",
   files_corpus: "Corpus CER {cer} ({level} interval {cerLow} to {cerHigh}), MER {mer} ({merLow} to {merHigh}).",
   files_corpus_pending: "Corpus CER {cer}, MER {mer}. Their intervals follow once the resamples are drawn; a clip's alignment opens then too.",
   files_coverage: "Coverage: {covered} of {clips} clips have a hypothesis; {missing} missing, scored as all deletions.",
@@ -139,7 +145,7 @@ export function initial({
 // File mode: two chosen files (name and bytes), the one scoring job in the worker, and its answer: the CLI's
 // JSON (kept as the exact string, for the download) with its parse, or the CLI's sentence.
 const FILES = Object.freeze({
-  reference: null, // {name, bytes}
+  reference: null, // {name, bytes, size, lines}: bytes and lines null for a file refused unread (tooLarge)
   hypothesis: null,
   version: 0,
   sentVersion: 0,
@@ -292,8 +298,12 @@ function onDrawFailed(state, event) {
 
 function onFile(state, event) {
   if (event.side !== "reference" && event.side !== "hypothesis") return state;
+  // A file refused before it was read (see readable) comes without bytes: its size only, its lines unknown.
+  const bytes = event.bytes ?? null;
+  const size = Number(event.size ?? bytes?.byteLength) || 0;
+  const lines = bytes === null ? null : Number(event.lines) || 0;
   return withFiles(state, {
-    [event.side]: Object.freeze({ name: event.name, bytes: event.bytes, lines: Number(event.lines) || 0 }),
+    [event.side]: Object.freeze({ name: event.name, bytes, size, lines }),
     version: state.files.version + 1,
   });
 }
@@ -437,7 +447,7 @@ const STEPS_BY_EVENT = Object.freeze({
 export function filesRequest(state) {
   const f = state.files;
   if (state.engine !== Engine.READY || f.job !== null || !f.reference || !f.hypothesis) return null;
-  if (f.sentVersion === f.version) return null;
+  if (f.sentVersion === f.version || tooLarge(state) !== null) return null;
   return { id: state.nextId, version: f.version, reference: f.reference, hypothesis: f.hypothesis };
 }
 
@@ -491,9 +501,18 @@ function stepOf(progress) {
   return progress.total > 0 && progress.done >= progress.total ? AFTER[progress.phase] : progress.phase;
 }
 
-// Files this large are announced before they are read: a named limit each, stated in the notice itself.
-export const LARGE_FILE_BYTES = 20 * 1e6;
-export const LARGE_FILE_CLIPS = 100_000;
+// The most the editor scores, the two files together: a pair above either limit is refused with a sentence
+// that states both and points to cvb-score, before the worker sees a byte of it (above the bytes, before the
+// page reads it: a file's size is known unread). The browser holds a pair several times over (the page's copy,
+// the worker's, Python's, the report's JSON in both) and its bootstrap runs without numpy, so a pair far above
+// these (bench/editor.py --large-pair-only) never finished and grew the tab to gigabytes; the notice below
+// states the same limits.
+export const FILE_LIMIT_BYTES = 20 * 1e6;
+export const FILE_LIMIT_CLIPS = 100_000;
+// Files from this size on are announced before they are scored, with the time they are expected to take
+// (about a minute and more at MS_PER_CLIP).
+export const LARGE_FILE_BYTES = 5 * 1e6;
+export const LARGE_FILE_CLIPS = 20_000;
 // The time a file job takes in the browser, per clip, all steps together, as bench/editor.py --files measures
 // it (its 16,000-clip pair in Chromium): the notice's estimate, said as "about".
 export const MS_PER_CLIP = 2.8;
@@ -503,18 +522,42 @@ function clipsExpected(state) {
   return Math.max(f.reference?.lines ?? 0, f.hypothesis?.lines ?? 0, f.progress?.phase === "clips" ? f.progress.total : 0);
 }
 
-/** The notice for files over a limit, with the time they are expected to take; null for smaller files. */
+const chosenFiles = (state) => [state.files.reference, state.files.hypothesis].filter(Boolean);
+const chosenBytes = (state) => chosenFiles(state).reduce((sum, file) => sum + file.size, 0);
+const limits = () => ({
+  limitMegabytes: numberFormat.format(FILE_LIMIT_BYTES / 1e6),
+  limitClips: numberFormat.format(FILE_LIMIT_CLIPS),
+});
+
+/**
+ * Whether a file of `size` bytes may be read: alone, it is within FILE_LIMIT_BYTES (the pair may still be
+ * over it, and is refused whole; a file read beside a refused one is there when the other is replaced). A
+ * file that may not is taken unread (a "file" event with its size and no bytes) and refused.
+ */
+export function readable(size) {
+  return size <= FILE_LIMIT_BYTES;
+}
+
+/** The sentence refusing the files chosen, when they are over a limit the editor states; null otherwise. */
+export function tooLarge(state, text = STRINGS) {
+  const bytes = chosenBytes(state);
+  if (bytes > FILE_LIMIT_BYTES) return fill(text.files_too_large_bytes, { megabytes: (bytes / 1e6).toFixed(1), ...limits() });
+  const clips = Math.max(0, ...chosenFiles(state).map((file) => file.lines ?? 0));
+  if (clips > FILE_LIMIT_CLIPS) return fill(text.files_too_large_clips, { clips: numberFormat.format(clips), ...limits() });
+  return null;
+}
+
+/** The notice for large files, with the time they are expected to take; null for smaller ones and refused ones. */
 export function largeFiles(state, text = STRINGS) {
   const f = state.files;
-  if (!f.reference || !f.hypothesis) return null;
-  const bytes = f.reference.bytes.byteLength + f.hypothesis.bytes.byteLength;
+  if (!f.reference || !f.hypothesis || tooLarge(state) !== null) return null;
+  const bytes = chosenBytes(state);
   const clips = clipsExpected(state);
   if (bytes < LARGE_FILE_BYTES && clips < LARGE_FILE_CLIPS) return null;
   return fill(text.files_large, {
     clips: numberFormat.format(clips),
     megabytes: (bytes / 1e6).toFixed(1),
-    limitMegabytes: numberFormat.format(LARGE_FILE_BYTES / 1e6),
-    limitClips: numberFormat.format(LARGE_FILE_CLIPS),
+    ...limits(),
     minutes: numberFormat.format(Math.max(1, Math.round((clips * MS_PER_CLIP) / 60_000))),
   });
 }
@@ -561,6 +604,8 @@ export function chosenName(state, side, text = STRINGS) {
 export function filesStatus(state, text = STRINGS) {
   const f = state.files;
   if (!f.reference && !f.hypothesis) return text.files_choose_both;
+  const refused = tooLarge(state, text);
+  if (refused) return refused;
   if (!f.reference || !f.hypothesis) return fill(text.files_choose_other, { side: text[f.reference ? "hypothesis" : "reference"] });
   const names = { reference: f.reference.name, hypothesis: f.hypothesis.name };
   if (f.error?.version === f.version) return fill(text.files_failed, { error: f.error.message });

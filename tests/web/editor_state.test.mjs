@@ -675,7 +675,7 @@ test("a job's bar moves through every step, in order, and never waits on a finis
   assert.equal(figures.text, S.fill(S.STRINGS.files_progress_figures, { percent: "15%", total: "100,000" }));
 });
 
-test("files over a stated limit are announced before they are read, with the time they are expected to take", () => {
+test("large files are announced before they are scored, with the time they are expected to take", () => {
   const pair = (bytes, lines) => [
     ready,
     { type: "file", side: "reference", name: "ref.jsonl", bytes: new ArrayBuffer(bytes), lines },
@@ -709,6 +709,41 @@ test("files over a stated limit are announced before they are read, with the tim
   assert.equal(S.filesStatus(waiting), S.largeFiles(waiting));
   const done = S.next(state, answer(jobs[0].id));
   assert.match(S.filesStatus(done), /^Scored 1 clips/);
+});
+
+test("files over the stated limit are refused with a sentence naming it; the worker is never asked", () => {
+  const limits = { limitMegabytes: "20", limitClips: "100,000" };
+  const file = (side, size, lines) => ({ type: "file", side, name: `${side}.jsonl`, bytes: new ArrayBuffer(size), lines });
+  // [reference bytes, hypothesis bytes, lines of each, refused]
+  for (const [ref, hyp, lines, refused] of [
+    [S.FILE_LIMIT_BYTES / 2, S.FILE_LIMIT_BYTES / 2, S.FILE_LIMIT_CLIPS, false],
+    [S.FILE_LIMIT_BYTES / 2, S.FILE_LIMIT_BYTES / 2 + 1, 10, true],
+    [1000, 1000, S.FILE_LIMIT_CLIPS + 1, true],
+  ]) {
+    const { state, jobs } = runFiles([ready, file("reference", ref, lines), file("hypothesis", hyp, lines)]);
+    assert.equal(jobs.length, refused ? 0 : 1, `${ref} ${hyp} ${lines}`);
+    assert.equal(S.tooLarge(state) !== null, refused);
+    assert.equal(S.largeFiles(state) === null, refused);
+    if (refused) assert.equal(S.filesStatus(state), S.tooLarge(state));
+  }
+  const clips = runFiles([ready, file("reference", 1000, 100_001), file("hypothesis", 1000, 5)]).state;
+  assert.equal(S.filesStatus(clips), S.fill(S.STRINGS.files_too_large_clips, { clips: "100,001", ...limits }));
+
+  // Above the bytes, a file is taken unread (its size only), refused at once, before the other is chosen.
+  assert.equal(S.readable(S.FILE_LIMIT_BYTES), true);
+  assert.equal(S.readable(S.FILE_LIMIT_BYTES + 1), false);
+  const unread = { type: "file", side: "reference", name: "big.jsonl", bytes: null, size: 77_877_353, lines: null };
+  const { state, jobs } = runFiles([ready, unread]);
+  assert.equal(S.filesStatus(state), S.fill(S.STRINGS.files_too_large_bytes, { megabytes: "77.9", ...limits }));
+  assert.equal(state.files.reference.bytes, null);
+  // The other side is read (alone it is within the limit); the pair stays refused.
+  const both = runFiles([file("hypothesis", 1000, 5)], state);
+  assert.equal(both.jobs.length + jobs.length, 0);
+  assert.match(S.filesStatus(both.state), /^Too large for this browser: 77\.9 MB/);
+  // Replaced by a file within the limit, the pair is scored.
+  const replaced = runFiles([file("reference", 1000, 5)], both.state);
+  assert.equal(replaced.jobs.length, 1);
+  assert.equal(S.tooLarge(replaced.state), null);
 });
 
 test("Chinese strings from the page replace every sentence of the state machine", () => {

@@ -488,3 +488,66 @@ def test_a_100000_clip_pair_is_announced_first_and_its_bar_moves_in_every_step(
     assert values == sorted(values)
     # Never on a finished count: "100,000 of 100,000" is followed at once by the next step's words.
     assert not [s for s in seen if "100,000 of 100,000" in s["text"]], seen[-5:]
+
+
+# What the page asks of its worker and which files it reads, recorded as it happens (the real Worker and File
+# underneath): a refused pair must reach neither.
+RECORD_FILES = """
+(() => {
+  window.cvbPosted = [];
+  window.cvbRead = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    window.cvbPosted.push(message?.type);
+    return post.call(this, message, ...rest);
+  };
+  const read = Blob.prototype.arrayBuffer;
+  Blob.prototype.arrayBuffer = function () {
+    window.cvbRead.push(this.size);
+    return read.call(this);
+  };
+})();
+"""
+
+
+def test_a_pair_over_the_stated_limit_is_refused_unread_and_never_reaches_the_worker(
+    site: editor_site.Site, page: Any, tmp_path: Path
+) -> None:
+    from generator.config.load import load_config
+
+    words = load_config(editor_site.ROOT / "platform_config").glossary.interface
+    refused = words["files_too_large_bytes"].en.split("{")[0]
+    # Above the bytes limit: never read, so its content does not matter (a sparse file).
+    big = tmp_path / "big-ref.jsonl"
+    with big.open("wb") as handle:
+        handle.truncate(25_000_000)
+    many = tmp_path / "many-ref.jsonl"
+    many.write_text("".join(f'{{"id": "c{i}", "text": "好"}}\n' for i in range(100_001)), encoding="utf-8")
+    ref, hyp = write_pair(tmp_path, parity_pairs()[40:50])
+    page.add_init_script(RECORD_FILES)
+    page.goto(site.url(site.editor_path))
+    box = open_box(page)
+    status = box.locator("[data-cvb-files-status]")
+    # Refused the moment it is chosen, before the other file is: the size, the limit, the CLI.
+    box.locator('input[data-cvb-file="reference"]').set_input_files(str(big))
+    page.wait_for_function(
+        "([sel, want]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent.startsWith(want)",
+        arg=[FILES, refused],
+    )
+    text = status.inner_text()
+    assert "25.0 MB" in text and "20 MB or 100,000 clips" in text and "cvb-score" in text, text
+    box.locator('input[data-cvb-file="hypothesis"]').set_input_files(str(hyp))
+    assert status.inner_text() == text
+    # Within the bytes but over the clips: read (to count its lines), refused, not scored.
+    box.locator('input[data-cvb-file="reference"]').set_input_files(str(many))
+    page.wait_for_function(
+        "([sel]) => document.querySelector(sel + ' [data-cvb-files-status]').textContent.includes('100,001')",
+        arg=[FILES],
+    )
+    assert "20 MB or 100,000 clips" in status.inner_text()
+    assert page.evaluate("() => window.cvbPosted").count("score-files") == 0
+    # A pair within the limits is then scored as ever.
+    box.locator('input[data-cvb-file="reference"]').set_input_files(str(ref))
+    page.wait_for_selector(f"{FILES} [data-cvb-files-actions]:not([hidden])", timeout=120_000)
+    assert page.evaluate("() => window.cvbPosted").count("score-files") == 1
+    assert 25_000_000 not in page.evaluate("() => window.cvbRead")
