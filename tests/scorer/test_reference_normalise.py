@@ -103,6 +103,36 @@ def test_each_rule_only_acts_on_a_text_its_trigger_finds(text: str) -> None:
         text = step(text)
 
 
+# The spoken forms' pieces, and what sits around them: digits, numerals, 點, currency words and names, 第 and
+# the units of 毫, Han and punctuation.
+_SPOKEN_PIECES = [
+    *"0123456789",
+    *"巴仙點正個半毫子蚊元第米升好三百",
+    "港元",
+    "美金",
+    "巴仙",
+    "點正",
+    "個半",
+    "毫子",
+    "%",
+    "、",
+    ".",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_SPOKEN_PIECES), max_size=16).map("".join))
+def test_spoken_forms_settle_as_the_reference_and_only_where_the_exact_trigger_finds(text: str) -> None:
+    # The fast rule rewrites spoken forms only where SPOKEN_FORM_AT finds one: every match has one. It runs
+    # after the currency words rule (a text without 仙正半毫 is then left as it is).
+    from cvb_scorer.normalise import numerals
+
+    text = numerals.drop_currency_words(text)
+    if numerals._SPOKEN_FORMS.search(text) is not None:
+        assert numerals.SPOKEN_FORM_AT.search(text) is not None
+    assert numerals.spoken_forms_settled(text) == reference.spoken_forms_settled(text)
+
+
 def test_every_character_of_every_rule_example_is_generated() -> None:
     alphabet = set("".join(PIECES))
     for rule in RULES:

@@ -478,6 +478,9 @@ _SPOKEN_FORMS = re.compile(
 )
 _SPOKEN_AS = {"巴仙": "%", "正": ""}
 SPOKEN_FORMS_TRIGGER = re.compile("[仙正半毫]")
+# What every match of ``_SPOKEN_FORMS`` holds: a digit right before 巴仙, 點正, 個半 or 毫 (正 is common in any
+# Cantonese text, a spoken form rare, and the forms' look-behinds make the engine try them at every character).
+SPOKEN_FORM_AT = re.compile(f"[0-9](?:巴仙|{DECIMAL_WORD}正|{HALF_MORE}|毫)")
 _HUNDRED_PERCENT = "百分百"
 
 
@@ -889,7 +892,8 @@ def spoken_forms_settled(text: str) -> str:
     if SPOKEN_FORMS_TRIGGER.search(text) is None:
         return text
     while True:
-        once = drop_currency_words(spoken_forms(text))
+        spoken = spoken_forms(text) if SPOKEN_FORM_AT.search(text) is not None else text
+        once = drop_currency_words(spoken)
         if once == text:
             return text
         text = once
