@@ -8,8 +8,7 @@ then deletion (a reference item missing from the hypothesis), then insertion. Th
 rule; only the S/D/I split and the drawing do, and this procedure gives the same split on every runtime.
 
 The module is one bit-vector step (``_step``), one tie-rule function (``_tie``), one walk that reads the
-columns the step makes and applies the rule (``_walk``; ``_walk_counts`` is the same walk with the rule written
-in, for the counts of a packed group), and three named measures, each checked against the
+columns the step makes and applies the rule (``_walk``), and three named measures, each checked against the
 reference by one harness (tests/scorer/test_align_harness.py) and each kept because it pays in the benches:
 
 - corpus packing (``edit_counts_many``): the middles of a corpus's pairs (what lies between their common
@@ -611,47 +610,14 @@ def _count_group(
         vp, vn, d0 = _step(eq, vp, vn, full, starts)
         vps.append(vp)
         d0s.append(d0)
+    block = (0, vps, d0s)
     found: list[tuple[int, int]] = []  # one pair's substitutions at a time, last first
     for k, off in zip(group, offsets, strict=True):
         a, b, p = pairs[k]
-        out[k] = _walk_counts(a, b, vps, d0s, off, None if subs is None else found)
+        out[k] = _walk(a, b, lambda i, j: block, off, None, None if subs is None else found)
         if subs is not None:
             subs[k] = tuple((i + p, j + p) for i, j in reversed(found))
             found.clear()
-
-
-def _walk_counts(
-    a: Sequence[str],
-    b: Sequence[str],
-    vps: list[int],
-    d0s: list[int],
-    off: int,
-    subs: list[tuple[int, int]] | None,
-) -> tuple[int, int, int]:
-    """``_walk`` over every column of a packed group (column ``j`` at index ``j``) with neither runs nor a
-    trail, the tie rule (``_tie``) written in: S, D and I, and the substitutions into ``subs`` (last first)
-    unless it is None. A corpus walks every pair this way, twice for most (characters and MER tokens)."""
-    i, j = len(a), len(b)
-    s = d = n_ins = 0
-    while i and j:
-        if a[i - 1] == b[j - 1]:
-            i -= 1
-            j -= 1
-            continue
-        row = 1 << (off + i - 1)
-        if not d0s[j] & row:
-            i -= 1
-            j -= 1
-            s += 1
-            if subs is not None:
-                subs.append((i, j))
-        elif vps[j] & row:
-            i -= 1
-            d += 1
-        else:
-            j -= 1
-            n_ins += 1
-    return s, d + i, n_ins + j
 
 
 def _match_masks(
