@@ -7,6 +7,7 @@ bracketed with its keys; the published side is read from a folder or a URL.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import html as html_lib
@@ -173,8 +174,12 @@ _FOOTER = re.compile(r"^\s*\S+ \d+ \S+ \d+\s*$")
 _LEADER_PAGE = re.compile(r"(?:\. ?){2,}[\s\d]*$")
 
 
+@functools.lru_cache(maxsize=16)
 def pdf_text(data: bytes) -> str:
-    """pdftotext's text without what only paginates (page footers, page numbers of the contents)."""
+    """pdftotext's text without what only paginates (page footers, page numbers of the contents).
+
+    A function of the bytes alone, kept for the issue's documents: a process that checks several copies of a site
+    (the tests plant one change in each) converts each PDF once."""
     with tempfile.NamedTemporaryFile(suffix=".pdf") as handle:
         handle.write(data)
         handle.flush()
