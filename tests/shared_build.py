@@ -6,13 +6,21 @@ snapshot with Brotli (build/cache/precompressed/) and runs mkdocs per edition (b
 CPU, the same whichever process does it, and wasted when two xdist workers do it at once. Under the lock the
 second waits and then reads the first's copies, so each is made once. The lock file lives in the caches' own
 folder, so it serialises exactly the processes that share those caches (every test process of one checkout).
+
+`make test` starts a default build under the same lock in the background (`python -m tests.shared_build
+--background`) before the linters run, so that a clean clone's caches fill while the CPU would otherwise wait on
+the type checker; a test that builds first waits for it, then finds every copy made.
 """
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +31,7 @@ import pytest
 from generator.paths import Layout
 
 LOCK = Layout().root / "build" / "cache" / ".tests-build.lock"
+LOG = Layout().root / "build" / "warm-caches.log"
 
 _held = threading.local()
 
@@ -79,3 +88,40 @@ def once_per_run(factory: pytest.TempPathFactory, name: str, make: Callable[[Pat
                 make(target)
             done.touch()
     return target
+
+
+def warm_caches() -> None:
+    """A default build into a folder thrown away after, under the lock: it fills every cache a build reads."""
+    from generator.build import build_site
+
+    with cache_filling(), tempfile.TemporaryDirectory(prefix="cvb-warm-") as folder:
+        build_site(Layout(), out=Path(folder) / "site")
+    print("The build's caches are filled.", flush=True)
+
+
+def start_in_background() -> None:
+    """Start warm_caches in a process that outlives this one; what it says goes to the log."""
+    LOG.parent.mkdir(parents=True, exist_ok=True)
+    with LOG.open("w") as log:
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.shared_build"],
+            cwd=Layout().root,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    print(f"Filling the build's caches in the background (log: {LOG.relative_to(Layout().root)}).")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Fill the build's caches (a default build, under the lock).")
+    parser.add_argument("--background", action="store_true", help="start the build and return at once")
+    if parser.parse_args().background:
+        start_in_background()
+    else:
+        warm_caches()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
