@@ -21,10 +21,12 @@ site: $(VENV)/.site-deps $(WHEEL_STAMP) pyodide snapshot node system-deps clips
 	$(BIN)/cvb build
 
 ## test: install test needs, then lint, type-check, check provenance and run every test. The fresh Debian root the
-## kit's README steps run in (minutes to make from nothing) is made in the background meanwhile.
+## kit's README steps run in (minutes to make from nothing) is made in the background meanwhile, and so is a build
+## that fills the build's caches (PDFs, Brotli copies, mkdocs editions), which the tests' own builds then read.
 test: $(VENV)/.test-deps $(WHEEL_STAMP) pyodide snapshot node system-deps opencc-cpp clips
 	bash tools/ensure-debian-packages.sh debootstrap
 	$(BIN)/python -m tests.starter_kit.debian_root --background
+	$(BIN)/python -m tests.shared_build --background
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -7,6 +7,7 @@ bracketed with its keys; the published side is read from a folder or a URL.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import html as html_lib
@@ -110,10 +111,17 @@ def edition_pages(exp: Expected) -> Iterator[tuple[SiteEdition, str, str]]:
 
 def page_drifts(data: bytes, markdown_text: str, *, where: str) -> list[Drift]:
     """A served page's text against the text its keyed Markdown gives."""
+    return list(_page_drifts(data, markdown_text, where))
+
+
+# A function of its arguments alone, kept for a site's pages: a process that checks several copies of a site
+# (the tests plant one change in each) reads each unchanged page once.
+@functools.lru_cache(maxsize=256)
+def _page_drifts(data: bytes, markdown_text: str, where: str) -> tuple[Drift, ...]:
     html, _ = markdown_html(markdown_text, anchor_prefix="")
     want = keyed_tokens(html_text(html))
     got = plain_tokens(html_text(data.decode("utf-8"), article_only=True))
-    return drifts(got, want, where=where)
+    return tuple(drifts(got, want, where=where))
 
 
 def check_pages(published: Published, exp: Expected) -> Iterator[Drift]:
@@ -173,8 +181,12 @@ _FOOTER = re.compile(r"^\s*\S+ \d+ \S+ \d+\s*$")
 _LEADER_PAGE = re.compile(r"(?:\. ?){2,}[\s\d]*$")
 
 
+@functools.lru_cache(maxsize=16)
 def pdf_text(data: bytes) -> str:
-    """pdftotext's text without what only paginates (page footers, page numbers of the contents)."""
+    """pdftotext's text without what only paginates (page footers, page numbers of the contents).
+
+    A function of the bytes alone, kept for the issue's documents: a process that checks several copies of a site
+    (the tests plant one change in each) converts each PDF once."""
     with tempfile.NamedTemporaryFile(suffix=".pdf") as handle:
         handle.write(data)
         handle.flush()

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from generator.paths import Layout
+from tests.shared_build import once_per_run
 
 REPO = Layout().root
 
@@ -33,10 +34,11 @@ def project(tmp_path: Path) -> Layout:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One default build for every test that reads a built site; tests that edit it work on site_copy()."""
+    """One default build for every test of the run that reads a built site, whichever process runs it; tests
+    that edit it work on site_copy()."""
     from generator.build import build_site
 
-    return build_site(Layout(), out=tmp_path_factory.mktemp("built") / "site")
+    return once_per_run(tmp_path_factory, "built-site", lambda out: build_site(Layout(), out=out))
 
 
 def site_copy(built: Path, into: Path) -> Path:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from generator.paths import Layout
 from generator.pdf.editions import EDITIONS, Document, Edition
-from generator.pdf.issue import compose, render_for_print
+from generator.pdf.issue import compose, pdf_cache, render_for_print
 from generator.pdf.printer import print_cached
+from tests.shared_build import cache_filling
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,11 @@ def draft_texts() -> tuple[DraftText, ...]:
         language = "zh" if edition.code.startswith("zh") else "en"
         for document in covering_documents(edition):
             path = out / edition.filename(document, "draft")
-            path.write_bytes(print_cached(compose(layout, rendered, edition, document), cache=None).data)
+            # Through the build's cache, whose key is the whole HTML: while the settings are those of the issue in
+            # force these are the issue's own documents, which the build has printed already.
+            with cache_filling():
+                printed = print_cached(compose(layout, rendered, edition, document), cache=pdf_cache(layout))
+            path.write_bytes(printed.data)
             raw = subprocess.run(
                 ["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], capture_output=True, check=True
             ).stdout.decode("utf-8")

@@ -10,7 +10,6 @@ import pytest
 
 from generator.build import SiteGeneratorError, StaleWheelError, build_site
 from generator.config import ConfigError
-from generator.paths import Layout
 from tests.generator.conftest import project_copy
 
 PAGES = (
@@ -30,9 +29,9 @@ def fingerprint(folder: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_site(Layout(), out=tmp_path_factory.mktemp("built") / "site")
+@pytest.fixture
+def built(built_site: Path) -> Path:
+    return built_site
 
 
 def test_the_build_holds_the_five_pages_the_editor_and_the_kit(built: Path) -> None:

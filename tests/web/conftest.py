@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import editor_site
 
+from tests.shared_build import cache_filling
+
 VIEWPORT = {"width": 1400, "height": 900}
 
 
@@ -23,8 +25,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[editor_site.Site]
     if reason:
         pytest.skip(reason)
     out = tmp_path_factory.mktemp("editor") / "site"
-    port = editor_site.free_port()
-    editor_site.build(out, port)
+    # The other worker may be filling the same caches (a cold build): wait, then read what it made.
+    with cache_filling():
+        port = editor_site.free_port()
+        editor_site.build(out, port)
     with editor_site.served(out, port) as served:
         yield served
 
