@@ -50,6 +50,8 @@ EXTRA = [
     # are written; 個半 is a half more; 毫 is tenths of a dollar; a three-character word misheard.
     "三、四", "三，四", "3,4", "一、二、三號", "兩個半鐘", "2.5個鐘", "第二個半場", "五毫子", "五毫", "三蚊五毫",
     "五毫升", "六和彩", "六合菜", "一家店",
+    # NORM_VERSION 9: a unit right after 零 without its digit is one of it (一千零十 = 1010).
+    "一千零十蚊", "千零十", "一百零十", "零十",
 ]  # fmt: skip
 
 _LISTED_NUMBERS = re.compile(

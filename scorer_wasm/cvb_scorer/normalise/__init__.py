@@ -50,7 +50,7 @@ from cvb_scorer.reference.normalise import RULES, Rule, Side
 
 # Bump whenever any rule changes what it produces; it is part of the scoring signature, and the golden output
 # in tests/scorer/golden/ records the version it was made with, so a change without a bump fails the tests.
-NORM_VERSION = 8
+NORM_VERSION = 9
 
 __all__ = [
     "EXCEPTION_WORDS",

@@ -149,7 +149,9 @@ def _small(items: list[_Item]) -> Fraction | None:
             if last_unit is not None and value >= last_unit:
                 return None
             if coef is not None and coef == 0:
-                return None
+                if last_unit is None:
+                    return None
+                coef = None  # 一千零十: a unit right after the gap counts one of it (1010)
             total += (coef if coef is not None else 1) * value
             last_unit = value
             coef = None

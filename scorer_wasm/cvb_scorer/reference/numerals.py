@@ -75,7 +75,9 @@ def _section(items: list[tuple[str, int]]) -> int | None:
         if unit_before is not None and value >= unit_before:
             return None
         if waiting == 0:
-            return None
+            if unit_before is None:
+                return None
+            waiting = None  # 一千零十 = 1010: a unit right after the gap counts one of it
         total += (1 if waiting is None else waiting) * value
         unit_before = value
         waiting = None
