@@ -195,8 +195,10 @@ def bump_digits(text: str) -> str:
 
 def candidates(value: Any) -> Iterator[Any]:
     if isinstance(value, dt.date):
+        # Both ways: an issue cut the day before the next one can only move back.
         for days in range(1, 5):
             yield value + dt.timedelta(days=days)
+            yield value - dt.timedelta(days=days)
     elif isinstance(value, str):
         yield bump_digits(value)
     elif isinstance(value, int):
