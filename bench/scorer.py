@@ -452,6 +452,7 @@ def shapes_only() -> int:
     _alignment_texts(rng, corpus_text, alphabet)  # drawn only to leave the generator where a whole run does
     results: dict[str, Any] = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
     results["shapes_load_average_1min_at_start"] = round(os.getloadavg()[0], 2)
+    results["shapes_signature"] = signature()  # the wheel the shapes ran; "signature" is the last whole run's
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         long_refs = [_long_text(utterances, rng, 500) for _ in range(1000)]
