@@ -442,6 +442,25 @@ def _alignment_texts(rng: random.Random, corpus_text: str, alphabet: str) -> lis
     return texts
 
 
+def corpus_shapes(
+    work: Path, rng: random.Random, utterances: list[str], alphabet: str, results: dict[str, Any]
+) -> tuple[list[str], list[str]]:
+    """The issue's two corpus shapes as whole processes against jiwer, and their phases, into `results`; the
+    long clips' texts are returned for the runs that reuse them. The target for short utterances is 3x jiwer,
+    for long clips 2x."""
+    long_refs = [_long_text(utterances, rng, 500) for _ in range(1000)]
+    long_hyps = [corrupt(r, 0.12, rng, alphabet) for r in long_refs]
+    results["cli_1000_clips_500_chars"] = whole_process(work, long_refs, long_hyps, rounds=7)
+    hk_refs = [u for u in utterances if u.strip()]
+    results["cli_hkcancor_utterances"] = whole_process(
+        work, hk_refs, [corrupt(r, 0.12, rng, alphabet) for r in hk_refs], rounds=5, target_ratio=3.0
+    )
+    results["cli_1000_clips_phases_cpu"] = phases(work)
+    results["cli_hkcancor_utterances_phases_cpu"] = phases(work, len(hk_refs))
+    _without_bootstrap(results)
+    return long_refs, long_hyps
+
+
 def shapes_only() -> int:
     """``--shapes``: only the two corpus shapes as whole processes and their phases (the issue's targets), on
     the same texts as a whole run, written over those keys of bench/results/scorer.json."""
@@ -454,17 +473,7 @@ def shapes_only() -> int:
     results["shapes_load_average_1min_at_start"] = round(os.getloadavg()[0], 2)
     results["shapes_signature"] = signature()  # the wheel the shapes ran; "signature" is the last whole run's
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        long_refs = [_long_text(utterances, rng, 500) for _ in range(1000)]
-        long_hyps = [corrupt(r, 0.12, rng, alphabet) for r in long_refs]
-        results["cli_1000_clips_500_chars"] = whole_process(work, long_refs, long_hyps, rounds=7)
-        hk_refs = [u for u in utterances if u.strip()]
-        results["cli_hkcancor_utterances"] = whole_process(
-            work, hk_refs, [corrupt(r, 0.12, rng, alphabet) for r in hk_refs], rounds=5, target_ratio=3.0
-        )
-        results["cli_1000_clips_phases_cpu"] = phases(work)
-        results["cli_hkcancor_utterances_phases_cpu"] = phases(work, len(hk_refs))
-        _without_bootstrap(results)
+        corpus_shapes(Path(tmp), rng, utterances, alphabet, results)
     results["shapes_load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
     publish(OUT, results)
     return 0
@@ -508,17 +517,7 @@ def main() -> int:
     # 2. The command users run, as a whole process, against jiwer as a whole process on the same files.
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        long_refs = [_long_text(utterances, rng, 500) for _ in range(1000)]
-        long_hyps = [corrupt(r, 0.12, rng, alphabet) for r in long_refs]
-        results["cli_1000_clips_500_chars"] = whole_process(work, long_refs, long_hyps, rounds=7)
-        hk_refs = [u for u in utterances if u.strip()]
-        # The issue's target for short utterances is 3x jiwer, for long clips 2x.
-        results["cli_hkcancor_utterances"] = whole_process(
-            work, hk_refs, [corrupt(r, 0.12, rng, alphabet) for r in hk_refs], rounds=5, target_ratio=3.0
-        )
-        results["cli_1000_clips_phases_cpu"] = phases(work)
-        results["cli_hkcancor_utterances_phases_cpu"] = phases(work, len(hk_refs))
-        _without_bootstrap(results)
+        long_refs, long_hyps = corpus_shapes(work, rng, utterances, alphabet, results)
         # The same clips with the hypotheses written in Simplified characters (OpenCC t2s), then the references
         # too: the Simplified-cost diagnostic folds every clip, and a Simplified reference goes through the
         # reference fold's converter.

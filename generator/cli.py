@@ -77,7 +77,8 @@ def _serve(args: argparse.Namespace, layout: Layout) -> int:
     from generator.build import build_site
 
     # Ctrl-C ends the server even when it was started with SIGINT ignored (a shell's background job inherits
-    # that, and Python then leaves it ignored): the default handler raises KeyboardInterrupt, in the first build too.
+    # that, and Python then leaves it ignored): the default handler raises KeyboardInterrupt, in the first
+    # build too.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     site_url = f"http://127.0.0.1:{args.port}/"
     config_dir = args.config or layout.config

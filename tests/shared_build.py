@@ -18,7 +18,6 @@ import argparse
 import fcntl
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from generator.paths import Layout
+from tests.background import start_module
 
 LOCK = Layout().root / "build" / "cache" / ".tests-build.lock"
 LOG = Layout().root / "build" / "warm-caches.log"
@@ -101,15 +101,7 @@ def warm_caches() -> None:
 
 def start_in_background() -> None:
     """Start warm_caches in a process that outlives this one; what it says goes to the log."""
-    LOG.parent.mkdir(parents=True, exist_ok=True)
-    with LOG.open("w") as log:
-        subprocess.Popen(
-            [sys.executable, "-m", "tests.shared_build"],
-            cwd=Layout().root,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    start_module("tests.shared_build", LOG)
     print(f"Filling the build's caches in the background (log: {LOG.relative_to(Layout().root)}).")
 
 

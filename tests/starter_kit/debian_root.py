@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from generator.paths import Layout
+from tests.background import start_module
 
 SUITE = "trixie"
 MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
@@ -78,14 +79,7 @@ def start_in_background() -> None:
     if ROOT.is_dir():
         return
     ROOT.parent.mkdir(parents=True, exist_ok=True)
-    with LOG.open("w") as log:
-        subprocess.Popen(
-            [sys.executable, "-m", "tests.starter_kit.debian_root"],
-            cwd=Layout().root,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    start_module("tests.starter_kit.debian_root", LOG)
     print(f"Making a fresh Debian {SUITE} root in the background (log: {LOG.relative_to(Layout().root)}).")
 
 
