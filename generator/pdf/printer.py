@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -109,6 +110,16 @@ def print_all(htmls: Sequence[str], *, cache: Path | None, workers: int | None =
     return [p for p in printed if p is not None]
 
 
+def _ended(returncode: int) -> str:
+    """How a worker that said nothing ended: the signal that stopped it, or its exit status."""
+    if returncode < 0:
+        try:
+            return f"stopped by {signal.Signals(-returncode).name}, saying nothing"
+        except ValueError:
+            return f"stopped by signal {-returncode}, saying nothing"
+    return f"exit status {returncode}, saying nothing"
+
+
 def shares(sizes: Sequence[int], workers: int) -> list[list[int]]:
     """The indices of `sizes` dealt to `workers` workers, the largest first, each to the least loaded so far
     (the work a document takes grows with its size; the last to finish is then a small one)."""
@@ -153,7 +164,7 @@ def _print_missing(htmls: list[str], *, workers: int) -> list[bytes]:
                     worker.kill()
                     worker.wait()
         failed = [
-            text.splitlines()[-1] if text else "no message"
+            text.splitlines()[-1] if text else _ended(worker.returncode)
             for worker, text in zip(running, said, strict=True)
             if worker.returncode
         ]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.pdf import printer
 from generator.pdf.printer import print_all, print_html, shares
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("pdf")]
@@ -46,3 +47,15 @@ def test_the_same_document_twice_is_printed_once_and_returned_twice(tmp_path: Pa
 def test_the_largest_documents_are_dealt_first_each_to_the_least_loaded_worker() -> None:
     assert shares([10, 90, 40, 50, 5], 2) == [[1, 0], [3, 2, 4]]
     assert shares([7], 4) == [[0]]
+
+
+@pytest.mark.parametrize(
+    ("returncode", "said"),
+    [
+        (-9, "stopped by SIGKILL, saying nothing"),
+        (-11, "stopped by SIGSEGV, saying nothing"),
+        (3, "exit status 3, saying nothing"),
+    ],
+)
+def test_a_worker_that_said_nothing_is_described_by_how_it_ended(returncode: int, said: str) -> None:
+    assert printer._ended(returncode) == said
